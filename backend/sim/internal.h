@@ -356,6 +356,10 @@ void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos,
 
 /* state.c */
 int ces_sim_state_init(const struct sim_model *m, struct sim_state *s);
+/* ces_sim_state_init, which reads the clock as it clears the state's words
+ * and maps: SIM_LATE (nothing held) once `deadline` (ces_sim_now's; 0:
+ * none) has passed. */
+int ces_sim_state_init_by(const struct sim_model *m, struct sim_state *s, double deadline);
 int ces_sim_state_copy(const struct sim_model *m, struct sim_state *dst,
                        const struct sim_state *src);
 void ces_sim_state_free(const struct sim_model *m, struct sim_state *s);

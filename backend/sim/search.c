@@ -181,6 +181,10 @@ struct search {
                        second search found its MISMATCH (not a bound: reset) */
     const char *bound_what; /* bound 1: "states", "time" or "memory" */
     bool cut;       /* max_depth left a state unexplored (the search goes on) */
+    /* open_classes' look at the initial state, taken where the first
+     * exhaustive search made it (a second one would pass the bounds that
+     * stopped the search): init_seen once taken, init_cycle its answer */
+    bool init_seen, init_cycle;
     char why[320];  /* what the memory bound refused ("" otherwise) */
     int rc;
 };
@@ -278,6 +282,31 @@ static uint64_t tick_max(const struct sim_model *m, bool exhaustive)
     while (exhaustive && n > 1 && n * words > (UINT64_C(1) << 20))
         n /= 2;
     return n - 1;
+}
+
+/* When the time bound passes (ces_sim_now's; 0: no bound): what
+ * spent_seconds left of max_seconds after the clock's start. */
+static double deadline(const struct search *S)
+{
+    return S->o->max_seconds > 0 ? S->t0 + S->o->max_seconds - S->o->spent_seconds : 0;
+}
+
+/* The initial state into st within the bounds: the memory bound refuses it
+ * before it is allocated, the time bound stops it while its words are
+ * cleared (hundreds of MiB where the model has hundreds of streams);
+ * either sets S->bound, CES_OK, st left empty. */
+static int initial_state(struct search *S, struct sim_state *st)
+{
+    int rc;
+
+    if (!fits(S, ces_sim_state_init_bytes(S->m), "the initial state"))
+        return CES_OK;
+    rc = ces_sim_state_init_by(S->m, st, deadline(S));
+    if (rc == SIM_LATE && S->bound == 0) {
+        S->bound = 1;
+        S->bound_what = "time";
+    }
+    return rc == SIM_LATE ? CES_OK : rc;
 }
 
 /* Bounds and progress, after every transition.  The clock is read about
@@ -2527,10 +2556,13 @@ static int exhaustive(struct search *S)
         ces_sim_state_free(m, &S->frames[0].st);
         S->nalloc--;
     }
-    if (rc == CES_OK && !S->bound && fits(S, ces_sim_state_init_bytes(m), "the initial state"))
-        rc = ces_sim_state_init(m, &S->frames[0].st);
+    if (rc == CES_OK && !S->bound)
+        rc = initial_state(S, &S->frames[0].st);
     if (rc != CES_OK || S->bound)
         return rc;
+    if (!S->init_seen && S->cyc != NULL) /* (the state is stepped in place from here) */
+        S->init_cycle = cycle_possible(S, &S->frames[0].st);
+    S->init_seen = true;
     S->frame_bytes = ces_sim_state_bytes(m, &S->frames[0].st);
     S->nframes = 1;
     S->nalloc++;
@@ -2766,10 +2798,8 @@ static int random_setup(struct search *S)
     if (F->vis == NULL || F->vpos == NULL || F->inv == NULL || F->ininv == NULL)
         return CES_ERR_NOMEM;
     if (S->init.w == NULL) {
-        if (!fits(S, ces_sim_state_init_bytes(S->m), "the initial state"))
-            return CES_OK;
-        rc = ces_sim_state_init(S->m, &S->init);
-        if (rc != CES_OK)
+        rc = initial_state(S, &S->init);
+        if (rc != CES_OK || S->bound)
             return rc;
         if (S->frame_bytes == 0) /* (random mode: no search stack measured it) */
             S->frame_bytes = ces_sim_state_bytes(S->m, &S->init);
@@ -2911,10 +2941,10 @@ static int replay_mode(struct search *S)
     int rc;
 
     rc = ces_sim_replay_parse(S->ctx, S->m, S->o->replay, &tr);
-    if (rc == CES_OK && !fits(S, ces_sim_state_init_bytes(S->m), "the initial state"))
-        goto out;
     if (rc == CES_OK)
-        rc = ces_sim_state_init(S->m, &st);
+        rc = initial_state(S, &st);
+    if (rc == CES_OK && S->bound)
+        goto out;
     if (rc == CES_OK) {
         S->frame_bytes = ces_sim_state_bytes(S->m, &st);
         S->nalloc = 1;
@@ -3412,33 +3442,28 @@ static uint32_t classes_possible(const struct ces_check_opts *opts)
  * mode, replays, bounds"): where the second search was stopped, the first
  * finished, so a MISMATCH at most; under the watchdog model no DEADLOCK
  * or HANG is judged (it ends them); a sliced search rules out a RACE or
- * MISMATCH, a schedule without data accesses both, and the initial state's
- * wait-for over-approximation without a cycle a DEADLOCK.  Into *out;
- * CES_ERR_NOMEM where the initial state finds no memory. */
-static int open_classes(struct search *S, uint32_t found, uint32_t *out)
+ * MISMATCH, a schedule without data accesses both (every process at its
+ * first op, as the initial state has it), and the initial state's wait-for
+ * over-approximation without a cycle a DEADLOCK, as the search found it
+ * when it made that state (not made again past the bound that stopped
+ * it: where a bound refused it, a DEADLOCK stays open). */
+static uint32_t open_classes(const struct search *S, uint32_t found)
 {
     const struct sim_model *m = S->m;
     uint32_t o = classes_possible(S->o) & ~found;
+    bool data = false;
 
     if (S->stats.race_free_states > 0 && !S->cut)
         o &= CES_V_MISMATCH;
     if (S->sliced != 0)
         o &= ~(uint32_t)(CES_V_RACE | CES_V_MISMATCH);
-    *out = o;
-    if (!(o & (CES_V_DEADLOCK | CES_V_RACE | CES_V_MISMATCH)))
-        return CES_OK;
-    if (S->init.w == NULL) { /* (made already where random executions ran within the search) */
-        if (ces_sim_state_init(m, &S->init) != CES_OK)
-            return ces_ctx_error(S->ctx, CES_ERR_NOMEM,
-                                 "out of memory judging what the bound left open");
-        S->nalloc++;
-    }
-    if (!ces_sim_data_left(m, SIM_PC(m, &S->init)))
+    for (uint32_t p = 0; p < m->nproc; p++)
+        data |= m->data_end[p] > 0;
+    if (!data)
         o &= ~(uint32_t)(CES_V_RACE | CES_V_MISMATCH);
-    if ((o & CES_V_DEADLOCK) && S->cyc != NULL && !cycle_possible(S, &S->init))
+    if (S->init_seen && S->cyc != NULL && !S->init_cycle)
         o &= ~(uint32_t)CES_V_DEADLOCK;
-    *out = o;
-    return CES_OK;
+    return o;
 }
 
 /* The report of a check of g that searched nothing: its model did not fit
@@ -3566,11 +3591,8 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
         if (S.why[0] != '\0') /* the memory bound: say what needed it */
             ces_ctx_error(ctx, CES_OK, "%s", S.why);
     }
-    if ((rep->verdict & CES_V_INCOMPLETE) && S.stats.mode == CES_CHECK_EXHAUSTIVE) {
-        rc = open_classes(&S, rep->verdict, &rep->open);
-        if (rc != CES_OK)
-            goto fail;
-    }
+    if ((rep->verdict & CES_V_INCOMPLETE) && S.stats.mode == CES_CHECK_EXHAUSTIVE)
+        rep->open = open_classes(&S, rep->verdict);
     search_free(&S);
     ces_sim_model_destroy(m);
     *out = rep;

@@ -766,7 +766,8 @@ struct ces_check_opts {
                               CES_ERR_INVALID */
     uint64_t max_states;   /* 0 = no bound; hitting a bound gives CES_V_INCOMPLETE */
     double max_seconds;    /* 0 = no bound; counts the model's building too, a
-                              delay fault's derived graph before it, and
+                              delay fault's derived graph before it, the
+                              search's initial state after it, and
                               spent_seconds; a finite number >= 0, else
                               CES_ERR_INVALID; ces_check_fault_sweep: the bound of
                               the whole sweep */
