@@ -3625,9 +3625,12 @@ static void add_stats(struct ces_check_stats *sum, const struct ces_check_stats 
  * in the report), or else the last one's with the totals of all (and
  * INCOMPLETE if any was, or if the bounds on states and seconds, which
  * count over all of them, stopped the loop): of the last whose watchdog
- * fired, where one did, its execution and the map it ran on. */
+ * fired, where one did, its execution and the map it ran on.  The time
+ * bound counts from t0, the check's call: each assignment's delay
+ * derivation and report too, which its search's seconds leave out. */
 static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
-                     const struct ces_check_opts *opts, struct ces_check_report **out)
+                     const struct ces_check_opts *opts, double t0,
+                     struct ces_check_report **out)
 {
     uint32_t R = ces_graph_ranks(g), S = ces_graph_streams(g), *map;
     uint64_t total = ces_queue_map_count(R, S, S), done = 0;
@@ -3660,8 +3663,9 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     do {
         bool states = opts->max_states > 0 && sum.states >= opts->max_states;
 
-        if (r != NULL && (states || (opts->max_seconds > 0 &&
-                                     sum.seconds + opts->spent_seconds >= opts->max_seconds))) {
+        double spent = opts->spent_seconds + (ces_sim_now() - t0);
+
+        if (r != NULL && (states || (opts->max_seconds > 0 && spent >= opts->max_seconds))) {
             /* the states or time bound spent by the assignments before:
              * this one stopped at its start, as a search stops at a state
              * beyond it, and searched not at all, so any class is open in
@@ -3680,8 +3684,7 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
             ces_check_report_destroy(r);
         }
         r = NULL;
-        if (opts->max_seconds > 0)
-            o.max_seconds = opts->max_seconds - sum.seconds;
+        o.spent_seconds = spent;
         if (opts->max_states > 0)
             o.max_states = opts->max_states - sum.states;
         rc = ces_check(ctx, g, &o, &r);
@@ -3758,6 +3761,34 @@ int ces_sim_opts_times_check(struct ces_ctx *ctx, const struct ces_check_opts *o
     return CES_OK;
 }
 
+/* A check's progress callbacks, their seconds counted from its call, the
+ * start its time bound counts from (past spent_seconds): a delay fault's
+ * derivation of the graph checked, and a `connections any` check's
+ * assignments before, included (a model's building and its search start
+ * their own clocks, which the bound adds to what came before). */
+struct since_call {
+    const struct ces_check_opts *opts; /* the caller's callbacks */
+    double t0;
+};
+
+static void since_progress(void *ud, const struct ces_check_stats *stats)
+{
+    const struct since_call *c = ud;
+    struct ces_check_stats s = *stats;
+
+    s.seconds = ces_sim_now() - c->t0;
+    c->opts->progress(c->opts->progress_ud, &s);
+}
+
+static void since_build(void *ud, const struct ces_check_build *build)
+{
+    const struct since_call *c = ud;
+    struct ces_check_build b = *build;
+
+    b.seconds = ces_sim_now() - c->t0;
+    c->opts->build_progress(c->opts->progress_ud, &b);
+}
+
 int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_check_opts *opts,
               struct ces_check_report **out)
 {
@@ -3765,6 +3796,7 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     struct sim_delayed d;
     struct sim_expanded ex;
     double t0 = ces_sim_now();
+    struct since_call since;
     int rc;
 
     if (ctx == NULL)
@@ -3798,10 +3830,17 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
         rc = ces_sim_faults_check(ctx, g, opts->faults, opts->nfaults);
     if (rc != CES_OK)
         return rc;
-    if (ces_graph_connections(g) == CES_CONNECTIONS_ANY && opts->queue_map == NULL)
-        return check_any(ctx, g, opts, out);
-    rc = ces_sim_faults_expand(ctx, g, opts, &ex);
     o = *opts;
+    since.opts = opts;
+    since.t0 = t0;
+    if (opts->progress != NULL || opts->build_progress != NULL) {
+        o.progress = opts->progress != NULL ? since_progress : NULL;
+        o.build_progress = opts->build_progress != NULL ? since_build : NULL;
+        o.progress_ud = &since;
+    }
+    if (ces_graph_connections(g) == CES_CONNECTIONS_ANY && opts->queue_map == NULL)
+        return check_any(ctx, g, &o, t0, out);
+    rc = ces_sim_faults_expand(ctx, g, &o, &ex);
     if (ex.faults != NULL) {
         o.faults = ex.faults;
         o.nfaults = ex.nfaults;

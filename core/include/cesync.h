@@ -743,8 +743,9 @@ struct ces_check_build {
     uint64_t step_total;
     uint64_t unrolled;     /* ops unrolled so far */
     uint64_t ops;          /* of all processes' ops once unrolled (0 until counted) */
-    double seconds;        /* wall-clock time since this model's building began (a
-                              `connections any` check builds one per assignment) */
+    double seconds;        /* wall-clock time since the ces_check call (a delay
+                              fault's derived graph and a `connections any` check's
+                              earlier assignments included) */
     uint64_t memory;       /* bytes the model holds (as ces_check_stats.peak_memory counts) */
 };
 
@@ -793,7 +794,9 @@ struct ces_check_opts {
      * may make (ces_queue_map_next lists them); [ranks * streams] values. */
     const uint32_t *queue_map;
     /* Called about every progress_seconds with the totals so far, from the
-     * checking thread; NULL for none. */
+     * checking thread, their seconds since the ces_check call (a delay
+     * fault's derived graph and a `connections any` check's earlier
+     * assignments included; the report's are its search's); NULL for none. */
     void (*progress)(void *ud, const struct ces_check_stats *stats);
     void *progress_ud;
     /* How often progress, sweep_progress and build_progress are called, in

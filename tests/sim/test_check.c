@@ -5179,6 +5179,58 @@ static void test_time_bound_spent(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The seconds a progress call was given, and those its first call slept
+ * (0.2 s) before the later ones. */
+struct since_seen {
+    double slept;
+    int calls;
+    int short_calls; /* calls whose seconds were fewer than those slept */
+};
+
+static void since_progress_seen(void *ud, const struct ces_check_stats *s)
+{
+    struct since_seen *seen = ud;
+    struct timespec pause = {0, 200000000};
+
+    seen->short_calls += s->seconds < seen->slept;
+    if (seen->calls++ == 0) {
+        nanosleep(&pause, NULL);
+        seen->slept = 0.2;
+    }
+}
+
+/* Progress calls count their seconds from the check's call, the start its
+ * time bound counts from: a `connections any` check's second assignment
+ * (one rank's two streams, each a write, on one queue or two) says the
+ * 0.2 s its first one's first call slept, where its search's clock began
+ * at 0 again (its seconds fewer than those already spent).  A delay
+ * fault's derivation counts so too, before the model's clock begins. */
+static void test_progress_since_call(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, "cesync 1\nranks 1\nstreams 2\n"
+                                                   "connections any\nsignal f u32 1\n"
+                                                   "phase eager x1\nr0 : write f[0] = 1\n"
+                                                   "r0 s1 : write f[0] = 2\n");
+    struct since_seen seen = {0, 0, 0};
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.progress = since_progress_seen;
+    o.progress_ud = &seen;
+    o.progress_seconds = 1e-9;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+    assert_true(seen.calls >= 2);
+    assert_int_equal(seen.short_calls, 0);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* An allocator that keeps the bytes held and the most held at once (each
  * block headed by its size). */
 struct held_alloc {
@@ -6324,6 +6376,7 @@ int main(void)
         cmocka_unit_test(test_time_bound_model_tables),
         cmocka_unit_test(test_time_bound_spent),
         cmocka_unit_test(test_bound_initial_state),
+        cmocka_unit_test(test_progress_since_call),
         cmocka_unit_test(test_memory_bound_model_one),
         cmocka_unit_test(test_memory_bound_search),
         cmocka_unit_test(test_sweep_table_small),
