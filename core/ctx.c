@@ -8,6 +8,7 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void *std_malloc(void *ud, size_t size)
 {
@@ -428,11 +429,22 @@ void ces_sb_init(struct ces_sb *sb, struct ces_ctx *ctx)
     sb->ctx = ctx;
 }
 
+double ces_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 void ces_sb_vprintf(struct ces_sb *sb, const char *fmt, va_list ap)
 {
     va_list ap2;
     int need;
 
+    if (sb->status == CES_OK && sb->deadline > 0 && (sb->appends++ & 1023) == 0 &&
+        ces_now() >= sb->deadline)
+        sb->status = CES_ERR_TIMEOUT;
     if (sb->status != CES_OK)
         return;
     va_copy(ap2, ap);

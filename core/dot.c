@@ -26,8 +26,10 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -647,7 +649,8 @@ static int emit_clusters(struct dot_state *st)
 
     if (base == NULL)
         return CES_ERR_NOMEM;
-    for (uint32_t r = 0; r < g->ranks; r++) {
+    /* (a deadline passed: nothing more is written) */
+    for (uint32_t r = 0; r < g->ranks && st->sb.status == CES_OK; r++) {
         unrolled_bases(g, r, base);
         ces_sb_printf(&st->sb,
                       "subgraph cluster_r%" PRIu32 " {\nlabel=\"rank %" PRIu32 "\"; "
@@ -674,7 +677,7 @@ static int emit_clusters(struct dot_state *st)
                           "subgraph cluster_r%" PRIu32 "_s%" PRIu32 " {\nlabel=\"stream %" PRIu32
                           "\"; style=dashed; color=\"#999999\";\n",
                           r, s, s);
-            for (uint32_t b = 0; b < nb; b++) {
+            for (uint32_t b = 0; b < nb && st->sb.status == CES_OK; b++) {
                 if (lane_node(st, b, r, s, NULL, 0))
                     emit_lane_block(st, b, r, s, &base[(size_t)b * g->streams]);
             }
@@ -3144,13 +3147,13 @@ static void emit_legend(struct dot_state *st)
 int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                  const struct ces_dot_overlay *overlay, char **text, size_t *len)
 {
-    return ces_dot_emit_sized(ctx, g, overlay, NULL, text, len, NULL);
+    return ces_dot_emit_sized(ctx, g, overlay, NULL, text, len, NULL, 0);
 }
 
 int ces_dot_emit_sized(struct ces_ctx *ctx, const struct ces_graph *g,
                        const struct ces_dot_overlay *overlay,
                        const struct ces_dot_checked *checked, char **text, size_t *len,
-                       struct ces_dot_size *size)
+                       struct ces_dot_size *size, double deadline)
 {
     struct dot_state st;
     int rc;
@@ -3171,6 +3174,7 @@ int ces_dot_emit_sized(struct ces_ctx *ctx, const struct ces_graph *g,
     assert(checked == NULL || checked->linked <= g->streams);
     st.chk = checked;
     ces_sb_init(&st.sb, ctx);
+    st.sb.deadline = deadline;
     rc = load_marks(&st);
     if (rc != CES_OK)
         goto free_state;
@@ -3209,6 +3213,8 @@ int ces_dot_emit_sized(struct ces_ctx *ctx, const struct ces_graph *g,
         ces_ctx_error(ctx, rc, "out of memory drawing the graph");
         goto free_state;
     }
+    if (st.sb.status != CES_OK) /* (a deadline passed in the nodes: no edges) */
+        goto finish;
     emit_rank_order(&st);
     emit_order_edges(&st);
     signal_edges(&st, true);
@@ -3224,8 +3230,11 @@ int ces_dot_emit_sized(struct ces_ctx *ctx, const struct ces_graph *g,
         ces_sb_puts(&st.sb, "graph [splines=line, remincross=false, mclimit=0.01, "
                             "nslimit=0.5, nslimit1=0.5];\n");
     ces_sb_puts(&st.sb, "}\n");
+finish:
     rc = ces_sb_finish(&st.sb, text, len);
-    if (rc != CES_OK)
+    if (rc == CES_ERR_TIMEOUT)
+        ces_ctx_error(ctx, rc, "the time bound passed while its dot text was written");
+    else if (rc != CES_OK)
         ces_ctx_error(ctx, rc, "out of memory drawing the graph");
     else if (size != NULL)
         *size = st.size;
@@ -3324,25 +3333,73 @@ int ces_dot_tmp_probe(struct ces_ctx *ctx)
     return CES_OK;
 }
 
+/* The bytes written between two readings of the clock where a deadline
+ * bounds the writing. */
+#define DOT_WRITE_PART ((size_t)16 << 20)
+
+/* Writes text to fd in parts, reading the clock (ces_now) before each
+ * where deadline > 0: 0, -1 with errno set, or 1 once the deadline has
+ * passed. */
+static int write_by(int fd, const char *text, size_t n, double deadline)
+{
+    for (size_t at = 0; at < n; at += DOT_WRITE_PART) {
+        if (deadline > 0 && ces_now() >= deadline)
+            return 1;
+        if (ces_write_all(fd, text + at, n - at < DOT_WRITE_PART ? n - at : DOT_WRITE_PART) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Waits for the dot of pid into *status; past deadline (> 0) ends it
+ * (SIGKILL) and returns 1; -1 where waitpid fails, else 0. */
+static int wait_by(pid_t pid, int *status, double deadline)
+{
+    struct timespec pause = {0, 10000000};
+    bool killed = false;
+
+    for (;;) {
+        pid_t w = waitpid(pid, status, deadline > 0 && !killed ? WNOHANG : 0);
+
+        if (w == pid)
+            return killed ? 1 : 0;
+        if (w < 0 && errno != EINTR)
+            return -1;
+        if (w == 0 && ces_now() >= deadline) {
+            kill(pid, SIGKILL);
+            killed = true;
+        } else if (w == 0) {
+            nanosleep(&pause, NULL);
+        }
+    }
+}
+
 /* Runs `dot -T<fmt>` (dot: the program's path) with the text on its
  * standard input (from an unlinked temporary file, so that a dot that dies
  * early cannot raise SIGPIPE in the caller) and its standard output on
  * out_fd, the file that is to become `path` (or `path` itself, a pipe or a
  * device); errors name `path`.  A dot that fails, and one that leaves the
- * file empty, are CES_ERR_IO. */
+ * file empty, are CES_ERR_IO; past `deadline` (0: none) the text's writing
+ * stops, or dot is ended, CES_ERR_TIMEOUT. */
 static int render(struct ces_ctx *ctx, const char *dot, const char *text, int out_fd,
-                  const char *path, const char *fmt)
+                  const char *path, const char *fmt, double deadline)
 {
     char tflag[16];
     char *argv[3];
     posix_spawn_file_actions_t fa;
     struct stat sb;
     pid_t pid;
-    int fd = tmp_open(ctx, path), status = 0, err, rc = CES_OK;
+    int fd = tmp_open(ctx, path), status = 0, err, late, rc = CES_OK;
 
     if (fd < 0)
         return CES_ERR_IO;
-    if (ces_write_all(fd, text, strlen(text)) != 0 || lseek(fd, 0, SEEK_SET) != 0) {
+    late = write_by(fd, text, strlen(text), deadline);
+    if (late > 0) {
+        rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT,
+                           "the time bound passed while its dot text was given to Graphviz");
+        goto close_fd;
+    }
+    if (late < 0 || lseek(fd, 0, SEEK_SET) != 0) {
         const char *env, *dir = ces_tmp_dir(&env);
 
         /* the directory named as where it could not be created (a full
@@ -3371,14 +3428,17 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
         goto close_fd;
     }
     ces_file_child(pid); /* a signal that ends us ends its drawing too */
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            ces_file_child(0);
-            rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "waiting for dot: %s", strerror(errno));
-            goto close_fd;
-        }
-    }
+    late = wait_by(pid, &status, deadline);
     ces_file_child(0);
+    if (late < 0) {
+        rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "waiting for dot: %s", strerror(errno));
+        goto close_fd;
+    }
+    if (late > 0) {
+        rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT,
+                           "the time bound passed while Graphviz laid it out, which was ended");
+        goto close_fd;
+    }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         rc = ces_ctx_error(ctx, CES_ERR_IO, "dot -T%s failed drawing %s (%s %d)", fmt, path,
                            WIFEXITED(status) ? "exit status" : "signal",
@@ -3399,10 +3459,16 @@ close_fd:
 
 int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path)
 {
+    return ces_dot_write_by(ctx, dot_text, path, 0);
+}
+
+int ces_dot_write_by(struct ces_ctx *ctx, const char *dot_text, const char *path,
+                     double deadline)
+{
     const char *fmt = NULL;
     struct ces_out_file of;
     char dot[4096];
-    int fd, rc = CES_OK;
+    int fd, late, rc = CES_OK;
 
     if (ctx == NULL)
         return CES_ERR_INVALID;
@@ -3423,10 +3489,16 @@ int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path)
         return CES_ERR_IO;
     /* dot writes the file through its standard output: opened again by
      * name, a pipe's reader would have seen the end of the stream first */
-    if (fmt != NULL)
-        rc = render(ctx, dot, dot_text, fd, path, fmt);
-    else if (ces_write_all(fd, dot_text, strlen(dot_text)) != 0)
-        rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    if (fmt != NULL) {
+        rc = render(ctx, dot, dot_text, fd, path, fmt, deadline);
+    } else {
+        late = write_by(fd, dot_text, strlen(dot_text), deadline);
+        if (late > 0)
+            rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT,
+                               "the time bound passed while its dot text was written");
+        else if (late < 0)
+            rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    }
     if (close(fd) != 0 && rc == CES_OK)
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     return ces_file_replace(ctx, &of, path, rc);

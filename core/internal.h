@@ -105,7 +105,13 @@ struct ces_sb {
     size_t len;
     size_t cap;
     int status; /* first error (sticky); CES_OK while all appends succeeded */
+    double deadline; /* ces_now's; 0 (ces_sb_init): none.  Past it, read every
+                        1,024 appends, status is CES_ERR_TIMEOUT */
+    uint32_t appends;
 };
+
+/* CLOCK_MONOTONIC's seconds, the clock of every time bound (ctx.c). */
+double ces_now(void);
 
 void ces_sb_init(struct ces_sb *sb, struct ces_ctx *ctx);
 /* Appends formatted text; on failure sets sb->status and ignores later calls. */
@@ -235,7 +241,14 @@ struct ces_dot_checked {
 int ces_dot_emit_sized(struct ces_ctx *ctx, const struct ces_graph *g,
                        const struct ces_dot_overlay *overlay,
                        const struct ces_dot_checked *checked, char **text, size_t *len,
-                       struct ces_dot_size *size);
+                       struct ces_dot_size *size, double deadline);
+
+/* ces_dot_write within a time bound: past `deadline` (ces_now's; 0: none),
+ * read as the text is written and while Graphviz lays it out (ended
+ * there), CES_ERR_TIMEOUT with no file left behind.  ces_dot_emit_sized's
+ * `deadline` alike: past it, CES_ERR_TIMEOUT, no text. */
+int ces_dot_write_by(struct ces_ctx *ctx, const char *dot_text, const char *path,
+                     double deadline);
 
 /* Whether ces_dot_write can make the temporary file that feeds `dot` a
  * .svg or .png (in $TMPDIR, else /tmp): created and removed again, for a

@@ -246,10 +246,11 @@ uint64_t ces_tool_dot_ops(const struct ces_graph *g)
 }
 
 int ces_tool_dot_size(struct ces_ctx *ctx, const struct ces_graph *g,
-                      const struct ces_dot_overlay *overlay, struct ces_dot_size *size)
+                      const struct ces_dot_overlay *overlay, struct ces_dot_size *size,
+                      double deadline)
 {
     char *text = NULL;
-    int rc = ces_dot_emit_sized(ctx, g, overlay, NULL, &text, NULL, size);
+    int rc = ces_dot_emit_sized(ctx, g, overlay, NULL, &text, NULL, size, deadline);
 
     ces_free(ctx, text);
     return rc;

@@ -119,7 +119,7 @@ int ces_cmd_dot(int argc, char **argv)
     ec = ces_tool_load("dot", ctx, argc, argv, dot_valued, NULL, dot_opt, &a, &g, NULL);
     if (ec == CES_EXIT_OK) {
         struct ces_dot_size size;
-        int rc = ces_dot_emit_sized(ctx, g, NULL, NULL, &text, &len, &size);
+        int rc = ces_dot_emit_sized(ctx, g, NULL, NULL, &text, &len, &size, 0);
 
         if (rc == CES_OK && a.out != NULL)
             ces_tool_dot_note("dot", ces_tool_dot_ops(g), &size, a.out);

@@ -226,9 +226,12 @@ uint64_t ces_tool_dot_ops(const struct ces_graph *g);
 struct ces_dot_size;
 
 /* The size of g's picture for the note below (ces_dot_emit_sized, over
- * `overlay` where not NULL); an error code where it could not be drawn. */
+ * `overlay` where not NULL); an error code where it could not be drawn,
+ * CES_ERR_TIMEOUT where `deadline` (ces_tool_now's; 0: none) passed
+ * first. */
 int ces_tool_dot_size(struct ces_ctx *ctx, const struct ces_graph *g,
-                      const struct ces_dot_overlay *overlay, struct ces_dot_size *size);
+                      const struct ces_dot_overlay *overlay, struct ces_dot_size *size,
+                      double deadline);
 
 /* Before Graphviz lays out a picture of `ops` ops and `size` into `path`
  * (.svg, .png): a line on stderr where the layout may take 10 s or more,

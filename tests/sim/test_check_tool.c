@@ -1893,6 +1893,37 @@ static void test_dot_fails_after_search(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* --max-seconds holds --dot's picture too: where the search has spent the
+ * bound (a graph phase of 3,000 replays, whose states grow with their
+ * square: far past 0.3 s on any machine) the picture is not drawn, a line
+ * says so, exit 3 (1 where the search found a defect), and nothing is
+ * left in the directory; a .svg's Graphviz (here a stand-in that fails)
+ * is not run.  It was drawn whole after the search, unbounded: 16 ranks
+ * of 'phase eager x100000' wrote 366 MiB of dot text until 15.2 s under
+ * --max-seconds 2. */
+static void test_dot_time_bound(void **state)
+{
+    char *dir = ces_test_tmpdir(), sq[256], args[640], want[640], *o;
+    static const char *const ext[2] = {"dot", "svg"};
+
+    (void)state;
+    snprintf(sq, sizeof(sq), "%s/sq.ces", dir);
+    ces_test_put_file(sq, "cesync 1\nranks 2\nsignal f u32 1\nphase graph x3000\n"
+                          "r* over p : write f[0]@$p = 1\nr* : wait f[0] >= 1\n");
+    for (int e = 0; e < 2; e++) {
+        snprintf(args, sizeof(args), "%s --max-seconds 0.3 --quiet --dot %s/x.%s", sq, dir,
+                 ext[e]);
+        snprintf(want, sizeof(want), "verdict: INCOMPLETE\ncesync: check: --dot %s/x.%s not "
+                 "written: the time bound of 0.3 s had passed before it was drawn\n", dir,
+                 ext[e]);
+        assert_int_equal(e == 0 ? run(args, &o) : run_failing_dot(dir, args, &o), 3);
+        assert_string_equal(o, want);
+        free(o);
+    }
+    assert_int_equal(remove(sq), 0);
+    assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
+}
+
 /* A rendered --dot (.svg, .png) goes through a temporary file in TMPDIR:
  * one that cannot be created there is said before the search, exit 2 and
  * no verdict (it was found after the search, which could be long). */
@@ -2448,6 +2479,7 @@ int main(void)
         cmocka_unit_test(test_first_json),
         cmocka_unit_test(test_dot_path_checked_first),
         cmocka_unit_test(test_dot_fails_after_search),
+        cmocka_unit_test(test_dot_time_bound),
         cmocka_unit_test(test_dot_tmpdir_checked_first),
         cmocka_unit_test(test_dot_note_before_search),
         cmocka_unit_test(test_sweep_options),

@@ -459,7 +459,7 @@ static void dot_size(const char *ranks, const char *iterations, struct ces_dot_s
     snprintf(a4, sizeof(a4), "%s", iterations);
     assert_int_equal(ces_tool_load("dot", ctx, 5, argv, NULL, NULL, NULL, NULL, &g, NULL),
                      CES_EXIT_OK);
-    assert_int_equal(ces_tool_dot_size(ctx, g, NULL, sz), CES_OK);
+    assert_int_equal(ces_tool_dot_size(ctx, g, NULL, sz, 0), CES_OK);
     *ops = ces_tool_dot_ops(g);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
