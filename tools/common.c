@@ -336,6 +336,16 @@ int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
         sm.st_dev == si.st_dev && sm.st_ino == si.st_ino)
         return ces_tool_fail("%s: --model %s is the file standard input reads, which holds the "
                              "schedule (name the model's own file)", cmd, model_path);
+    /* nor the schedule's own file: a named pipe, read once the schedule
+     * is, would wait for a second writer (and a file would give the
+     * schedule's text for the model) */
+    if (there && in != NULL && strcmp(in, "-") != 0 && stat(in, &si) == 0 &&
+        sm.st_dev == si.st_dev && sm.st_ino == si.st_ino)
+        return strcmp(model_path, in) == 0
+                   ? ces_tool_fail("%s: --model %s is the schedule's file (name the model's own "
+                                   "file)", cmd, model_path)
+                   : ces_tool_fail("%s: --model %s is the schedule's file %s (name the model's "
+                                   "own file)", cmd, model_path, in);
     *out = *base;
     /* a named pipe, a pipe (<(producer), /dev/fd/N), a terminal: opening
      * or reading it may wait for a writer that waits for something else

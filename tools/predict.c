@@ -33,8 +33,8 @@ static const char predict_usage[] =
     "  --model FILE   a model file (`key = value`, as `cesync bench --calibrate --model-out`\n"
     "                 writes) overriding the kind's table, read before the schedule is\n"
     "                 (a named pipe or other file that is no regular file, <(cmd),\n"
-    "                 judged readable then and read once the schedule is; not\n"
-    "                 standard input where the schedule is \"-\")\n"
+    "                 judged readable then and read once the schedule is; not the\n"
+    "                 schedule's file, nor standard input where the schedule is \"-\")\n"
     "  --kind K       the machine kind (default h200)\n"
     "\n";
 

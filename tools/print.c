@@ -39,7 +39,8 @@ static const char validate_help[] =
     "                 before the schedule is (an error at FILE:LINE:COL, exit 2);\n"
     "                 a named pipe or other file that is no regular file (<(cmd))\n"
     "                 is judged readable then and read once the schedule is;\n"
-    "                 not standard input where the schedule is \"-\"\n"
+    "                 not the schedule's file, nor standard input where the\n"
+    "                 schedule is \"-\"\n"
     "\n";
 
 /* validate's options that take a value (ces_tool_load). */

@@ -1406,6 +1406,13 @@ static void test_output_is_not_input(void **state)
         "check --predict --model /dev/stdin - <link.dot",
         "cesync: check --predict: --model /dev/stdin is the file standard input reads, which "
         "holds the schedule (name the model's own file)\n",
+        /* nor from the schedule's own file, by any name (it read the
+         * schedule as the model) */
+        "validate a.dot --model a.dot",
+        "cesync: validate: --model a.dot is the schedule's file (name the model's own file)\n",
+        "check --predict --model hard.dot link.dot",
+        "cesync: check --predict: --model hard.dot is the schedule's file link.dot (name the "
+        "model's own file)\n",
     };
     /* judged once every option is read (the last -o is the one taken),
      * before the schedule is: one that does not read said its own error (a
@@ -1598,6 +1605,8 @@ static void test_model_pipe_after_schedule(void **state)
          "cesync: s.fifo:1:8: unsupported format version 2: expected 'cesync 1'\n", 2},
     };
     char *dir = ces_test_tmpdir(), sp[512], mp[512], *out = NULL;
+    pid_t pid;
+    int rc;
 
     (void)state;
     snprintf(sp, sizeof(sp), "%s/s.fifo", dir);
@@ -1605,9 +1614,9 @@ static void test_model_pipe_after_schedule(void **state)
     assert_int_equal(mkfifo(sp, 0600), 0);
     assert_int_equal(mkfifo(mp, 0600), 0);
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        pid_t pid = fork();
-        int st, rc;
+        int st;
 
+        pid = fork();
         assert_true(pid >= 0);
         if (pid == 0) {
             int first = fifo_put(sp, cases[i].sched, mp, 20000);
@@ -1626,6 +1635,26 @@ static void test_model_pipe_after_schedule(void **state)
             fail_msg("'cesync %s' exited %d, saying:\n%s", cases[i].args, rc, out);
         free(out);
     }
+    /* the schedule's own pipe as the model is refused before either is
+     * opened: read once the schedule is, it waited for a second writer (a
+     * child here writes the schedule, then opens and closes s.fifo each
+     * time it has a reader, where the command read an empty model) */
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int r = fifo_put(sp, good, NULL, 20000);
+
+        while (r == 0)
+            r = fifo_put(sp, "", NULL, 20000);
+        _exit(0);
+    }
+    rc = ces_test_tool(dir, "validate s.fifo --model ./s.fifo", &out);
+    assert_int_equal(kill(pid, SIGKILL), 0);
+    assert_int_equal(waitpid(pid, NULL, 0), pid);
+    if (rc != 2 || strcmp(out, "cesync: validate: --model ./s.fifo is the schedule's file s.fifo "
+                               "(name the model's own file)\n") != 0)
+        fail_msg("'cesync validate s.fifo --model ./s.fifo' exited %d, saying:\n%s", rc, out);
+    free(out);
     ces_test_remove_in(dir, "s.fifo\0m.fifo\0");
 }
 
