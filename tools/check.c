@@ -470,7 +470,7 @@ static void build_progress(void *ud, const struct ces_check_build *b)
 static int expand_watch(void *ud, const struct ces_expand_done *d)
 {
     struct check_args *a = ud;
-    double t = ces_tool_now(), every = a->o.progress_seconds > 0 ? a->o.progress_seconds : 2.0;
+    double t = ces_now(), every = a->o.progress_seconds > 0 ? a->o.progress_seconds : 2.0;
     bool over = a->o.max_seconds > 0 && t - a->t0 >= a->o.max_seconds;
 
     if (over)
@@ -659,7 +659,7 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
      * sets it again) */
     if (fflush(stdout) != 0 || ferror(stdout))
         return ces_tool_fail("cannot write to standard output: %s", strerror(errno));
-    if (deadline > 0 && ces_tool_now() >= deadline) {
+    if (deadline > 0 && ces_now() >= deadline) {
         ces_tool_say("check: --dot %s not written: the time bound of %g s had passed before "
                      "it was drawn", path, o->max_seconds);
         return defect ? CES_EXIT_DEFECT : CES_EXIT_INCOMPLETE;
@@ -741,7 +741,7 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
         a->o.sweep_progress = sweep_progress;
         a->o.progress_ud = a;
     }
-    a->before = ces_tool_now() - a->t0;
+    a->before = ces_now() - a->t0;
     if (a->o.max_seconds > 0) /* the bound is the whole command's: the baseline spent some */
         a->o.spent_seconds = a->before;
     if (ces_check_fault_sweep(ctx, g, &a->o, &rows, &n, &rest) != CES_OK ||
@@ -823,7 +823,7 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
     uint32_t *map = calloc((size_t)R * S, sizeof(uint32_t));
     struct ces_check_report *first = NULL;
     char text[4096], what[4200];
-    double next = ces_tool_now() + a->o.progress_seconds;
+    double next = ces_now() + a->o.progress_seconds;
     int ec = CES_EXIT_OK;
     bool lost = false; /* the first failing one's report did not all arrive (said) */
 
@@ -857,7 +857,7 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
         ces_queue_map_format(R, S, map, text, sizeof(text));
         snprintf(what, sizeof(what), "--queues %s: ", text);
         a->what = what;
-        a->before = ces_tool_now() - a->t0; /* (its bound stays what the expansion left) */
+        a->before = ces_now() - a->t0; /* (its bound stays what the expansion left) */
         if (ces_check(ctx, g, &a->o, &r) != CES_OK) {
             fflush(stdout); /* the assignments checked first, also into a pipe */
             ec = ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
@@ -886,11 +886,11 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
         ces_check_report_destroy(r);
         if (wants_progress(a))
             fflush(stdout); /* its line before the next check's on stderr */
-        if (wants_progress(a) && ces_tool_now() >= next) {
+        if (wants_progress(a) && ces_now() >= next) {
             /* seconds from the command's start, as the other lines' */
             fprintf(stderr, "check: queue sweep: %llu of %llu assignments checked, %.1f s\n",
-                    (unsigned long long)done, (unsigned long long)total, ces_tool_now() - a->t0);
-            next = ces_tool_now() + a->o.progress_seconds;
+                    (unsigned long long)done, (unsigned long long)total, ces_now() - a->t0);
+            next = ces_now() + a->o.progress_seconds;
         }
     } while (ces_queue_map_next(R, S, Q, map));
     a->o.queue_map = NULL;
@@ -968,7 +968,7 @@ int ces_cmd_check(int argc, char **argv)
     memset(&a, 0, sizeof(a));
     a.in = in;
     a.what = "";
-    a.t0 = ces_tool_now();
+    a.t0 = ces_now();
     ces_check_opts_init(&a.o);
     a.o.seed = 1;
     a.o.faults = a.faults;
@@ -989,12 +989,12 @@ int ces_cmd_check(int argc, char **argv)
      * whoever reads it may stop and draw less */
     if (ec == CES_EXIT_OK && a.dot != NULL && strcmp(ces_dot_format(a.dot), "dot") != 0) {
         if (a.o.max_seconds > 0) /* (the derivation of a delay fault's graph counts too) */
-            a.o.spent_seconds = ces_tool_now() - a.t0;
+            a.o.spent_seconds = ces_now() - a.t0;
         check_dot_note(ctx, g, &a.o, a.dot, deadline);
     }
     /* the bound counts from the command's start: the schedule's expansion
      * and what came since are spent */
-    a.before = ces_tool_now() - a.t0;
+    a.before = ces_now() - a.t0;
     if (a.o.max_seconds > 0)
         a.o.spent_seconds = a.before;
     if (ec == CES_EXIT_OK && a.sweep) {

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 /* The builder options after --ranks, whose default differs in run. */
@@ -476,14 +475,6 @@ int ces_tool_out_probe(const char *cmd, const char *path)
     }
     ces_ctx_destroy(ctx);
     return ec;
-}
-
-double ces_tool_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 int ces_tool_parse_size(const char *s, uint64_t *out)

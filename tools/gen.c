@@ -211,7 +211,7 @@ int ces_cmd_gen(int argc, char **argv)
         return ces_tool_fail("out of memory");
     if (every == 0 && isatty(fileno(stderr)))
         every = 2;
-    start = ces_tool_now();
+    start = ces_now();
     next = start + every;
     for (uint64_t k = 0; k < v[GEN_COUNT] && ec == CES_EXIT_OK; k++) {
         double now;
@@ -219,7 +219,7 @@ int ces_cmd_gen(int argc, char **argv)
         ec = gen_write(ctx, v[GEN_SEED] + k, &o, dir);
         /* (a schedule that failed is not written: its error ends the run) */
         if (ec == CES_EXIT_OK && every > 0 && k + 1 < v[GEN_COUNT] &&
-            (now = ces_tool_now()) >= next) {
+            (now = ces_now()) >= next) {
             fprintf(stderr, "gen: %" PRIu64 " of %" PRIu64 " schedules written, %.1f s\n", k + 1,
                     v[GEN_COUNT], now - start);
             next = now + every;

@@ -10,6 +10,7 @@
  * expected value; each iteration's time and verdict is printed.
  */
 #include "tool.h"
+#include "internal.h" /* ces_now */
 
 #if defined(CES_HAVE_CUDA)
 #include "runtime.h"
@@ -521,7 +522,7 @@ static int run_local(struct rrank *rr, uint32_t m, const struct ces_graph *g, in
                     if (rr[k].st[s].b == b && !rr[k].st[s].consume)
                         pat_fill(rr[k].st[s].host, rr[k].st[s].n, rr[k].st[s].reg.rank,
                                  rr[k].st[s].reg.buf, rr[k].st[s].reg.lo, iter);
-            t0 = 1e6 * ces_tool_now();
+            t0 = 1e6 * ces_now();
             for (uint32_t k = 0; k < m && ec == CES_EXIT_OK; k++) {
                 rc = ces_cuda_run_block(rr[k].run, b, rep);
                 if (rc != CES_OK)
@@ -535,7 +536,7 @@ static int run_local(struct rrank *rr, uint32_t m, const struct ces_graph *g, in
                 if (rc != CES_OK && ec == CES_EXIT_OK)
                     ec = comm_failed(&rr[k], rc);
             }
-            t = 1e6 * ces_tool_now() - t0;
+            t = 1e6 * ces_now() - t0;
             for (uint32_t k = 0; k < m; k++) {
                 uint64_t d = check_block(&rr[k], b, iter);
 

@@ -194,8 +194,6 @@ int ces_tool_size(const char *cmd, const char *opt, const char *s, uint64_t min,
 
 /* Parses an unsigned number with an optional K/M/G suffix (powers of 1024). */
 int ces_tool_parse_size(const char *s, uint64_t *out);
-/* Monotonic seconds (an arbitrary origin): for durations and progress. */
-double ces_tool_now(void);
 
 /* Whether v is a decimal number as written by hand ("2", "0.5", "1e3") and
  * its value, in *out; strtod's hexadecimal, blanks, inf and nan are not. */
@@ -227,7 +225,7 @@ struct ces_dot_size;
 
 /* The size of g's picture for the note below (ces_dot_emit_sized, over
  * `overlay` where not NULL); an error code where it could not be drawn,
- * CES_ERR_TIMEOUT where `deadline` (ces_tool_now's; 0: none) passed
+ * CES_ERR_TIMEOUT where `deadline` (ces_now's; 0: none) passed
  * first. */
 int ces_tool_dot_size(struct ces_ctx *ctx, const struct ces_graph *g,
                       const struct ces_dot_overlay *overlay, struct ces_dot_size *size,

@@ -46,7 +46,7 @@ static bool derive_over(struct derive_clock *c)
     if (++c->work < DERIVE_LOOK)
         return false;
     c->work = 0;
-    return c->deadline > 0 && ces_sim_now() >= c->deadline;
+    return c->deadline > 0 && ces_now() >= c->deadline;
 }
 
 static int cmp_at(const void *pa, const void *pb)
@@ -186,7 +186,7 @@ int ces_sim_delay_derive(struct ces_ctx *ctx, const struct ces_graph *g,
     /* what spent_seconds left of the bound; none left: over at the first
      * look, before the first block */
     if (opts->max_seconds > 0)
-        clock.deadline = ces_sim_now() + opts->max_seconds - opts->spent_seconds;
+        clock.deadline = ces_now() + opts->max_seconds - opts->spent_seconds;
     memset(out, 0, sizeof(*out));
     for (size_t i = 0; i < opts->nfaults; i++)
         nat += opts->faults[i].kind == CES_FAULT_DELAY;

@@ -471,7 +471,7 @@ static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,
     o.flags &= ~(uint32_t)CES_CHECK_ABORT;
     if (base->max_memory > 0)
         o.max_memory = base->max_memory - held;
-    o.spent_seconds = base->spent_seconds + (ces_sim_now() - t0);
+    o.spent_seconds = base->spent_seconds + (ces_now() - t0);
     rc = ces_check(ctx, g, &o, &r);
     if (rc != CES_OK)
         return rc;
@@ -479,7 +479,7 @@ static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,
     ces_check_report_destroy(r);
     r = NULL;
     o.flags |= CES_CHECK_ABORT;
-    o.spent_seconds = base->spent_seconds + (ces_sim_now() - t0);
+    o.spent_seconds = base->spent_seconds + (ces_now() - t0);
     rc = ces_check(ctx, g, &o, &r);
     if (rc != CES_OK)
         return rc;
@@ -729,7 +729,7 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
     struct ces_fault f;
     size_t cap = 0, done = 0, total, kinds[3], checked[3] = {0};
     size_t said = SIZE_MAX; /* the faults the last sweep_progress call said */
-    double t0 = ces_sim_now(), next;
+    double t0 = ces_now(), next;
     int rc = CES_OK;
 
     if (ctx == NULL)
@@ -755,7 +755,7 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
     sweep_count(g, kinds);
     total = kinds[CES_FAULT_DROP] + kinds[CES_FAULT_DELAY] + kinds[CES_FAULT_STOP];
     while (rc == CES_OK && sweep_next(g, &c, &f)) {
-        double t = ces_sim_now();
+        double t = ces_now();
 
         /* the bounds are the whole sweep's: where the time has passed, or
          * where its row would not fit, this fault and the rest are not
@@ -787,7 +787,7 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
         done++;
         if (opts->sweep_progress == NULL)
             continue;
-        t = ces_sim_now();
+        t = ces_now();
         if (t >= next || done == total) {
             opts->sweep_progress(opts->progress_ud, done, total, t - t0);
             said = done;

@@ -357,7 +357,7 @@ void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos,
 /* state.c */
 int ces_sim_state_init(const struct sim_model *m, struct sim_state *s);
 /* ces_sim_state_init, which reads the clock as it clears the state's words
- * and maps: SIM_LATE (nothing held) once `deadline` (ces_sim_now's; 0:
+ * and maps: SIM_LATE (nothing held) once `deadline` (ces_now's; 0:
  * none) has passed. */
 int ces_sim_state_init_by(const struct sim_model *m, struct sim_state *s, double deadline);
 int ces_sim_state_copy(const struct sim_model *m, struct sim_state *dst,
@@ -571,9 +571,8 @@ int ces_sim_follow(const struct sim_model *m, struct sim_state *st, const uint32
 /* True when the state is an end state with a blocked or stopped process. */
 bool ces_sim_stuck(const struct sim_model *m, const struct sim_state *s);
 
-/* Monotonic wall-clock seconds, and how often progress is reported
- * (progress_seconds, 2 s when not above 0) (search.c). */
-double ces_sim_now(void);
+/* How often progress is reported (progress_seconds, 2 s when not above 0)
+ * (search.c); the clock is core's ces_now. */
 double ces_sim_progress_every(const struct ces_check_opts *o);
 
 #endif

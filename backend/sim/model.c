@@ -116,7 +116,7 @@ static void hold(struct sim_model *m, size_t n)
  * says how far it came). */
 static void look(struct sim_model *m)
 {
-    double t = ces_sim_now();
+    double t = ces_now();
     struct ces_check_build b;
 
     if (m->deadline > 0 && t >= m->deadline)
@@ -1277,7 +1277,7 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     m->g = g;
     hold(m, sizeof(*m));
     m->limit = opts->max_memory;
-    m->t0 = ces_sim_now();
+    m->t0 = ces_now();
     /* (what spent_seconds left of the bound; none left: at the first look) */
     m->deadline = opts->max_seconds > 0 ? m->t0 + opts->max_seconds - opts->spent_seconds : 0;
     m->progress = opts->build_progress;

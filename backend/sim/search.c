@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* The signal sets whose sliced searches found a RACE or MISMATCH, kept so
  * that a later try skips them. */
@@ -194,14 +193,6 @@ double ces_sim_progress_every(const struct ces_check_opts *o)
     return o->progress_seconds > 0 ? o->progress_seconds : 2.0;
 }
 
-double ces_sim_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static size_t mem_now(const struct search *S)
 {
     return S->m->bytes + S->scratch_bytes + S->tabcap * 2 * sizeof(uint64_t) +
@@ -284,7 +275,7 @@ static uint64_t tick_max(const struct sim_model *m, bool exhaustive)
     return n - 1;
 }
 
-/* When the time bound passes (ces_sim_now's; 0: no bound): what
+/* When the time bound passes (ces_now's; 0: no bound): what
  * spent_seconds left of max_seconds after the clock's start. */
 static double deadline(const struct search *S)
 {
@@ -321,7 +312,7 @@ static void tick(struct search *S)
 
     if ((S->stats.transitions & S->tick_mask) != 0)
         return;
-    t = ces_sim_now();
+    t = ces_now();
     dt = t - S->last_clock;
     S->last_clock = t;
     if (dt > 2e-3)
@@ -3155,7 +3146,7 @@ static int search_setup(struct search *S)
     /* the clock counts from the model's building on where the caller
      * started it there (the time bound holds it too) */
     if (S->t0 == 0)
-        S->t0 = ces_sim_now();
+        S->t0 = ces_now();
     S->last_clock = S->t0;
     S->tick_max = tick_max(m, exhaustive);
     S->next_progress = S->t0 + ces_sim_progress_every(o);
@@ -3255,7 +3246,7 @@ static void slice_progress(void *ud, const struct ces_check_stats *t)
     s.states += t->states;
     s.slice_states += t->states;
     s.transitions += t->transitions;
-    s.seconds = ces_sim_now() - S->t0;
+    s.seconds = ces_now() - S->t0;
     S->o->progress(S->o->progress_ud, &s);
 }
 
@@ -3297,7 +3288,7 @@ static int slice_search(struct search *S, uint64_t drop, uint64_t cap, int *res)
     struct search T;
     struct ces_fault *faults = NULL;
     size_t held = 0, mem = mem_now(S);
-    double left = so->max_seconds - so->spent_seconds - (ces_sim_now() - S->t0);
+    double left = so->max_seconds - so->spent_seconds - (ces_now() - S->t0);
     int rc;
 
     *res = 0;
@@ -3511,10 +3502,10 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
     S.stats.mode = opts->replay != NULL ? CES_CHECK_REPLAY
                    : opts->random > 0   ? CES_CHECK_RANDOM
                                         : CES_CHECK_EXHAUSTIVE;
-    S.t0 = ces_sim_now();
+    S.t0 = ces_now();
     rc = ces_sim_model_build(ctx, g, opts, queued, &m, &held);
     if (rc == SIM_BOUND || rc == SIM_LATE) /* the model alone does not fit, or took the time */
-        return unsearched(ctx, g, opts, rc, held, ces_sim_now() - S.t0, out);
+        return unsearched(ctx, g, opts, rc, held, ces_now() - S.t0, out);
     if (rc != CES_OK)
         return rc;
     rep = ces_malloc(ctx, sizeof(*rep));
@@ -3562,7 +3553,7 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
             ces_ctx_error(ctx, rc, "out of memory while checking");
         goto fail;
     }
-    S.stats.seconds = ces_sim_now() - S.t0;
+    S.stats.seconds = ces_now() - S.t0;
     {
         size_t mem = mem_now(&S);
 
@@ -3663,7 +3654,7 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     do {
         bool states = opts->max_states > 0 && sum.states >= opts->max_states;
 
-        double spent = opts->spent_seconds + (ces_sim_now() - t0);
+        double spent = opts->spent_seconds + (ces_now() - t0);
 
         if (r != NULL && (states || (opts->max_seconds > 0 && spent >= opts->max_seconds))) {
             /* the states or time bound spent by the assignments before:
@@ -3776,7 +3767,7 @@ static void since_progress(void *ud, const struct ces_check_stats *stats)
     const struct since_call *c = ud;
     struct ces_check_stats s = *stats;
 
-    s.seconds = ces_sim_now() - c->t0;
+    s.seconds = ces_now() - c->t0;
     c->opts->progress(c->opts->progress_ud, &s);
 }
 
@@ -3785,7 +3776,7 @@ static void since_build(void *ud, const struct ces_check_build *build)
     const struct since_call *c = ud;
     struct ces_check_build b = *build;
 
-    b.seconds = ces_sim_now() - c->t0;
+    b.seconds = ces_now() - c->t0;
     c->opts->build_progress(c->opts->progress_ud, &b);
 }
 
@@ -3795,7 +3786,7 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     struct ces_check_opts defaults, o;
     struct sim_delayed d;
     struct sim_expanded ex;
-    double t0 = ces_sim_now();
+    double t0 = ces_now();
     struct since_call since;
     int rc;
 
@@ -3857,8 +3848,8 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
          * building, the report of g naming the delays (its message the
          * derivation's) */
         if (rc == CES_OK && o.max_seconds > 0) /* the bound counts the derivation */
-            o.spent_seconds = opts->spent_seconds + (ces_sim_now() - t0);
-        rc = rc == SIM_LATE ? unsearched(ctx, g, &o, SIM_LATE, 0, ces_sim_now() - t0, out)
+            o.spent_seconds = opts->spent_seconds + (ces_now() - t0);
+        rc = rc == SIM_LATE ? unsearched(ctx, g, &o, SIM_LATE, 0, ces_now() - t0, out)
                             : check_graph(ctx, d.g, &o, d.streams, out);
         if (rc == CES_OK)
             (*out)->delayed = d;

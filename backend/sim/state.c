@@ -75,7 +75,7 @@ int ces_sim_state_init_by(const struct sim_model *m, struct sim_state *s, double
     for (size_t at = 0; at < m->w_fixed; at += INIT_WORDS_PER_LOOK) {
         size_t n = m->w_fixed - at < INIT_WORDS_PER_LOOK ? m->w_fixed - at : INIT_WORDS_PER_LOOK;
 
-        if (deadline > 0 && ces_sim_now() >= deadline) {
+        if (deadline > 0 && ces_now() >= deadline) {
             ces_sim_state_free(m, s);
             return SIM_LATE;
         }
@@ -87,7 +87,7 @@ int ces_sim_state_init_by(const struct sim_model *m, struct sim_state *s, double
 
         if (m->buf_size[buf] == 0)
             continue;
-        if (deadline > 0 && (i & 1023) == 0 && ces_sim_now() >= deadline) {
+        if (deadline > 0 && (i & 1023) == 0 && ces_now() >= deadline) {
             ces_sim_state_free(m, s);
             return SIM_LATE;
         }
