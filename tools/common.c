@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -319,14 +321,113 @@ int ces_tool_machine_opt(const char *cmd, const char *opt, const char *v, const 
     return 1;
 }
 
+/* The most bytes of a model file, as ces_model_load reads one: a page. */
+#define CES_TOOL_MODEL_MAX ((size_t)1 << 20)
+
+/* Whether p holds what its parse needs to say an error: one byte past its
+ * bound, or a NUL byte. */
+static bool pending_full(const struct ces_tool_pending *p)
+{
+    return p->len > p->max || (p->len > 0 && memchr(p->text, '\0', p->len) != NULL);
+}
+
+/* One read of p, which poll found ready: what came is kept until
+ * pending_full, the rest read and dropped (a writer that writes a model
+ * file too long before the schedule is not stopped by a full pipe). */
+static void pending_take(struct ces_tool_pending *p)
+{
+    char chunk[65536];
+    ssize_t got = read(p->fd, chunk, sizeof(chunk));
+    size_t keep;
+
+    if (got < 0) {
+        if (errno != EINTR && errno != EAGAIN) {
+            p->err = errno;
+            p->end = true;
+        }
+        return;
+    }
+    if (got == 0) {
+        p->end = true;
+        return;
+    }
+    if (pending_full(p))
+        return;
+    keep = (size_t)got < p->max + 1 - p->len ? (size_t)got : p->max + 1 - p->len;
+    if (p->cap - p->len <= keep) { /* and the NUL after the text */
+        size_t ncap = p->cap == 0 ? 8192 : p->cap;
+        char *nb;
+
+        while (ncap - p->len <= keep)
+            ncap *= 2;
+        if (ncap > p->max + 2) /* one byte past max and the NUL: doubling held twice it */
+            ncap = p->max + 2;
+        nb = realloc(p->text, ncap);
+        if (nb == NULL) {
+            p->err = ENOMEM;
+            p->end = true;
+            return;
+        }
+        p->text = nb;
+        p->cap = ncap;
+    }
+    memcpy(p->text + p->len, chunk, keep);
+    p->len += keep;
+    p->text[p->len] = '\0';
+}
+
+/* Reads `a` until its end, or until it holds what its parse needs to say
+ * an error, and meanwhile whatever `b` (NULL: none) has ready, to its
+ * end: a producer may write either first, whole, and each waits for its
+ * reader.  A named pipe opened without waiting for a writer is not ready
+ * until one has opened it. */
+static void pending_read(struct ces_tool_pending *a, struct ces_tool_pending *b)
+{
+    while (!a->end && !pending_full(a)) {
+        struct pollfd fds[2] = {{a->fd, POLLIN, 0},
+                                {b != NULL && !b->end ? b->fd : -1, POLLIN, 0}};
+
+        if (poll(fds, 2, -1) < 0) {
+            if (errno != EINTR) {
+                a->err = errno;
+                a->end = true;
+            }
+            continue;
+        }
+        if (fds[0].revents != 0)
+            pending_take(a);
+        if (fds[1].revents != 0)
+            pending_take(b);
+    }
+}
+
+/* pending_read's error of `p` in ces_read_stream's words into ctx's
+ * message, CES_ERR_IO (CES_ERR_NOMEM); CES_OK where none. */
+static int pending_error(struct ces_ctx *ctx, const struct ces_tool_pending *p, const char *name)
+{
+    if (p->err == ENOMEM)
+        return ces_ctx_error(ctx, CES_ERR_NOMEM, "%s: out of memory reading", name);
+    if (p->err != 0)
+        return ces_ctx_error(ctx, CES_ERR_IO, "%s: read error: %s", name, strerror(p->err));
+    return CES_OK;
+}
+
+void ces_tool_pending_end(struct ces_tool_pending *p)
+{
+    if (p->path != NULL)
+        close(p->fd);
+    free(p->text);
+    memset(p, 0, sizeof(*p));
+}
+
 int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
-                     const char *model_path, const char *in, struct ces_model *out, bool *later)
+                     const char *model_path, const char *in, struct ces_model *out,
+                     struct ces_tool_pending *pend)
 {
     const struct ces_model *base = ces_model_find(kind != NULL ? kind : "h200");
     struct stat sm, si;
     bool there = model_path != NULL && stat(model_path, &sm) == 0;
 
-    *later = false;
     if (base == NULL)
         return unknown_kind(cmd, kind);
     /* the schedule read from standard input: a model file that is that
@@ -348,25 +449,41 @@ int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
     *out = *base;
     /* a named pipe, a pipe (<(producer), /dev/fd/N), a terminal: opening
      * or reading it may wait for a writer that waits for something else
-     * (the schedule's reading), which must not block where the schedule,
-     * read first, would have said its error; judged without reading it,
-     * in ces_model_load's words, and read once the schedule is */
+     * (the schedule's reading), which must not block where the schedule
+     * would have said its error; opened without waiting (a named pipe
+     * then waits in poll for its writer), in ces_model_load's words, and
+     * read beside and after the schedule */
     if (there && !S_ISREG(sm.st_mode) && !S_ISDIR(sm.st_mode) && strcmp(model_path, "-") != 0) {
-        if (access(model_path, R_OK) != 0)
+        int fd = open(model_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+        if (fd < 0)
             return ces_tool_fail("%s: cannot open: %s", model_path, strerror(errno));
-        *later = true;
+        memset(pend, 0, sizeof(*pend));
+        pend->path = model_path;
+        pend->fd = fd;
+        pend->max = CES_TOOL_MODEL_MAX;
         return CES_EXIT_OK;
     }
-    return ces_tool_machine_read(ctx, model_path, out);
-}
-
-int ces_tool_machine_read(struct ces_ctx *ctx, const char *model_path, struct ces_model *m)
-{
-    struct ces_model base = *m;
-
-    if (model_path != NULL && ces_model_load(ctx, model_path, &base, m) != CES_OK)
+    if (model_path != NULL && ces_model_load(ctx, model_path, base, out) != CES_OK)
         return ces_tool_fail("%s", ces_ctx_last_error(ctx));
     return CES_EXIT_OK;
+}
+
+int ces_tool_machine_read(struct ces_ctx *ctx, struct ces_tool_pending *pend,
+                          struct ces_model *m)
+{
+    struct ces_model base = *m;
+    int rc;
+
+    pending_read(pend, NULL);
+    rc = pending_error(ctx, pend, pend->path);
+    if (rc == CES_OK && pend->len > pend->max)
+        rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "%s: larger than %zu bytes, more than it may hold",
+                           pend->path, pend->max);
+    if (rc == CES_OK)
+        rc = ces_model_parse(ctx, pend->text != NULL ? pend->text : "", pend->len, pend->path,
+                             &base, m);
+    return rc == CES_OK ? CES_EXIT_OK : ces_tool_fail("%s", ces_ctx_last_error(ctx));
 }
 
 int ces_tool_value(const char *cmd, const char *opt, const char *v, const char *what)
@@ -998,11 +1115,46 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
     return ces_tool_load_watched(cmd, ctx, argc, argv, valued, flags, opt, ud, NULL, out, prog);
 }
 
-int ces_tool_load_watched(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
-                          const char *const *valued, const char *const *flags,
-                          ces_tool_opt_fn *opt, void *ud,
-                          int (*watch)(void *ud, const struct ces_expand_done *done),
-                          struct ces_graph **out, struct ces_prog **prog)
+/* Whether the schedule `input` ("-": standard input) is neither a regular
+ * file nor a directory: its reading may wait for a writer. */
+static bool input_waits(const char *input)
+{
+    struct stat sb;
+    int r = strcmp(input, "-") == 0 ? fstat(STDIN_FILENO, &sb) : stat(input, &sb);
+
+    return r == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode);
+}
+
+/* ces_prog_parse_file of `input`, which input_waits, in its words, while
+ * the pending model file `beside` is taken as it comes (pending_read). */
+static int parse_beside(struct ces_ctx *ctx, const char *input, struct ces_tool_pending *beside,
+                        struct ces_prog **out)
+{
+    bool is_stdin = strcmp(input, "-") == 0;
+    const char *name = is_stdin ? "<stdin>" : input;
+    struct ces_tool_pending s;
+    int rc;
+
+    memset(&s, 0, sizeof(s));
+    s.max = CES_SOURCE_MAX; /* one byte past it: ces_prog_parse says it */
+    s.fd = is_stdin ? STDIN_FILENO : open(input, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (s.fd < 0)
+        return ces_ctx_error(ctx, CES_ERR_IO, "%s: cannot open: %s", input, strerror(errno));
+    s.path = is_stdin ? NULL : input; /* standard input is not closed */
+    pending_read(&s, beside);
+    rc = pending_error(ctx, &s, name);
+    if (rc == CES_OK)
+        rc = ces_prog_parse(ctx, s.text != NULL ? s.text : "", s.len, name, out);
+    ces_tool_pending_end(&s);
+    return rc;
+}
+
+/* ces_tool_load_watched, the schedule read beside the pending model file
+ * `beside` (NULL: none) as ces_tool_load_beside says. */
+static int load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
+                const char *const *valued, const char *const *flags, ces_tool_opt_fn *opt,
+                void *ud, int (*watch)(void *ud, const struct ces_expand_done *done),
+                struct ces_tool_pending *beside, struct ces_graph **out, struct ces_prog **prog)
 {
     struct ces_coll_params params;
     int in = input_index(argc, argv, valued);
@@ -1063,7 +1215,9 @@ int ces_tool_load_watched(const char *cmd, struct ces_ctx *ctx, int argc, char *
             return CES_EXIT_USAGE;
         /* read first: a file that cannot be read is said as such, not
          * blamed on the builder options */
-        rc = ces_prog_parse_file(ctx, input, &pg);
+        rc = beside != NULL && beside->path != NULL && input_waits(input)
+                 ? parse_beside(ctx, input, beside, &pg)
+                 : ces_prog_parse_file(ctx, input, &pg);
         if (rc == CES_OK && given != 0) {
             ces_prog_destroy(pg);
             return ces_tool_fail("%s: builder options (--ranks, --bytes, ...) apply to a "
@@ -1115,4 +1269,21 @@ int ces_tool_load_watched(const char *cmd, struct ces_ctx *ctx, int argc, char *
     else
         ces_prog_destroy(pg);
     return CES_EXIT_OK;
+}
+
+int ces_tool_load_watched(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
+                          const char *const *valued, const char *const *flags,
+                          ces_tool_opt_fn *opt, void *ud,
+                          int (*watch)(void *ud, const struct ces_expand_done *done),
+                          struct ces_graph **out, struct ces_prog **prog)
+{
+    return load(cmd, ctx, argc, argv, valued, flags, opt, ud, watch, NULL, out, prog);
+}
+
+int ces_tool_load_beside(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
+                         const char *const *valued, const char *const *flags,
+                         ces_tool_opt_fn *opt, void *ud, struct ces_tool_pending *beside,
+                         struct ces_graph **out)
+{
+    return load(cmd, ctx, argc, argv, valued, flags, opt, ud, NULL, beside, out, NULL);
 }

@@ -33,7 +33,10 @@ static const char predict_usage[] =
     "  --model FILE   a model file (`key = value`, as `cesync bench --calibrate --model-out`\n"
     "                 writes) overriding the kind's table, read before the schedule is\n"
     "                 (a named pipe or other file that is no regular file, <(cmd),\n"
-    "                 judged readable then and read once the schedule is; not the\n"
+    "                 opened then and read as it is written, beside a schedule that\n"
+    "                 is no regular file either, to its end once the schedule is\n"
+    "                 read: a producer may write either first; one never written is\n"
+    "                 waited for, but a schedule's error is said without it; not the\n"
     "                 schedule's file, nor standard input where the schedule is \"-\")\n"
     "  --kind K       the machine kind (default h200)\n"
     "\n";
@@ -103,14 +106,14 @@ struct predict_args {
     const char *kind, *model_path;
     const char *in; /* the schedule's input (ces_tool_input_read) */
     struct ces_model m;
-    bool model_later; /* the model file is read once the schedule is */
+    struct ces_tool_pending model; /* a model file read beside and after the schedule */
 };
 
 /* --kind K, --model FILE (ces_tool_opt_fn); the other options of check are
  * refused by name.  Once all are taken, the machine: the model file read
  * before the schedule is (whose expansion may take seconds), over the
  * table of a --kind that may come after it on the line; one that is no
- * regular file (a pipe) only judged then, read after it. */
+ * regular file (a pipe) only opened then, read beside and after it. */
 static int predict_opt(void *ud, const char *opt, const char *v)
 {
     struct predict_args *a = ud;
@@ -118,7 +121,7 @@ static int predict_opt(void *ud, const char *opt, const char *v)
 
     if (opt == NULL)
         return ces_tool_machine("check --predict", a->ctx, a->kind, a->model_path, a->in,
-                                &a->m, &a->model_later);
+                                &a->m, &a->model);
     t = ces_tool_machine_opt("check --predict", opt, v, &a->kind, &a->model_path);
     if (t == 0)
         return ces_tool_fail("check --predict: %s does not combine with --predict (which takes "
@@ -147,10 +150,11 @@ int ces_cmd_predict(int argc, char **argv)
     memset(&a, 0, sizeof(a));
     a.ctx = ctx;
     a.in = ces_tool_input_read(argc, argv, ces_check_valued);
-    ex = ces_tool_load("check --predict", ctx, argc, argv, ces_check_valued, ces_check_flags,
-                       predict_opt, &a, &g, NULL);
-    if (ex == CES_EXIT_OK && a.model_later)
-        ex = ces_tool_machine_read(ctx, a.model_path, &a.m);
+    ex = ces_tool_load_beside("check --predict", ctx, argc, argv, ces_check_valued,
+                              ces_check_flags, predict_opt, &a, &a.model, &g);
+    if (ex == CES_EXIT_OK && a.model.path != NULL)
+        ex = ces_tool_machine_read(ctx, &a.model, &a.m);
+    ces_tool_pending_end(&a.model);
     if (ex != CES_EXIT_OK)
         goto out;
     ex = CES_EXIT_USAGE;

@@ -38,9 +38,12 @@ static const char validate_help[] =
     "                 --model-out`; over --kind's table, h200 without it), read\n"
     "                 before the schedule is (an error at FILE:LINE:COL, exit 2);\n"
     "                 a named pipe or other file that is no regular file (<(cmd))\n"
-    "                 is judged readable then and read once the schedule is;\n"
-    "                 not the schedule's file, nor standard input where the\n"
-    "                 schedule is \"-\"\n"
+    "                 is opened then and read as it is written, beside a\n"
+    "                 schedule that is no regular file either, to its end once\n"
+    "                 the schedule is read (a producer may write either first;\n"
+    "                 one never written is waited for, but a schedule's error is\n"
+    "                 said without it); not the schedule's file, nor standard\n"
+    "                 input where the schedule is \"-\"\n"
     "\n";
 
 /* validate's options that take a value (ces_tool_load). */
@@ -139,13 +142,14 @@ struct validate_args {
     const char *kind, *model_path;
     const char *in; /* the schedule's input (ces_tool_input_read) */
     struct ces_model m; /* where either is given */
-    bool model_later;   /* the model file is read once the schedule is */
+    struct ces_tool_pending model; /* a model file read beside and after the schedule */
 };
 
 /* --kind K, --model FILE (ces_tool_opt_fn); once both are known, the
  * machine: the model file read before the schedule is (whose expansion may
  * take seconds), over the table of a --kind that may come after it; one
- * that is no regular file (a pipe) only judged then, read after it. */
+ * that is no regular file (a pipe) only opened then, read beside and
+ * after it. */
 static int validate_opt(void *ud, const char *opt, const char *v)
 {
     struct validate_args *a = ud;
@@ -154,7 +158,7 @@ static int validate_opt(void *ud, const char *opt, const char *v)
         return a->kind == NULL && a->model_path == NULL
                    ? CES_EXIT_OK
                    : ces_tool_machine("validate", a->ctx, a->kind, a->model_path, a->in,
-                                      &a->m, &a->model_later);
+                                      &a->m, &a->model);
     return ces_tool_machine_opt("validate", opt, v, &a->kind, &a->model_path) < 0
                ? CES_EXIT_USAGE
                : CES_EXIT_OK;
@@ -181,10 +185,11 @@ int ces_cmd_validate(int argc, char **argv)
     memset(&a, 0, sizeof(a));
     a.ctx = ctx;
     a.in = ces_tool_input_read(argc, argv, validate_valued);
-    ec = ces_tool_load("validate", ctx, argc, argv, validate_valued, NULL, validate_opt, &a, &g,
-                       NULL);
-    if (ec == CES_EXIT_OK && a.model_later)
-        ec = ces_tool_machine_read(ctx, a.model_path, &a.m);
+    ec = ces_tool_load_beside("validate", ctx, argc, argv, validate_valued, NULL, validate_opt,
+                              &a, &a.model, &g);
+    if (ec == CES_EXIT_OK && a.model.path != NULL)
+        ec = ces_tool_machine_read(ctx, &a.model, &a.m);
+    ces_tool_pending_end(&a.model);
     if (ec == CES_EXIT_OK && (a.kind != NULL || a.model_path != NULL)) {
         /* the machine named alike either way: the model file's values may
          * be what it lacks (max_ranks 2) */

@@ -93,6 +93,20 @@ int ces_tool_load_watched(const char *cmd, struct ces_ctx *ctx, int argc, char *
                           int (*watch)(void *ud, const struct ces_expand_done *done),
                           struct ces_graph **out, struct ces_prog **prog);
 
+/* ces_tool_load, where the options (`opt` with NULL) left a model file
+ * pending in *beside: a schedule that is no regular file either (standard
+ * input from a pipe or a terminal, a named pipe) is read while the
+ * model's text is taken as it comes, each as it is ready, so that neither
+ * waits for a writer that writes the other first; once the schedule's end
+ * came it is parsed, and its error said, whether or not the model came.
+ * A schedule that is a regular file or a collective is read as
+ * ces_tool_load reads it. */
+struct ces_tool_pending;
+int ces_tool_load_beside(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
+                         const char *const *valued, const char *const *flags,
+                         ces_tool_opt_fn *opt, void *ud, struct ces_tool_pending *beside,
+                         struct ces_graph **out);
+
 /* The input that ces_tool_load would take from the same arguments, NULL if
  * none. */
 const char *ces_tool_input(int argc, char **argv, const char *const *valued);
@@ -253,24 +267,47 @@ void ces_tool_dot_text_note(const char *cmd, uint64_t ops, size_t len, const cha
 int ces_tool_machine_opt(const char *cmd, const char *opt, const char *v, const char **kind,
                          const char **model_path);
 
+/* A --model file that is no regular file (a named pipe, a pipe such as
+ * <(producer) or /dev/fd/N, a terminal): opened by ces_tool_machine
+ * without waiting for a writer, its text taken as it comes while a
+ * schedule that is no regular file either is read (ces_tool_load_beside),
+ * so that a producer may write either first, and read to its end once the
+ * schedule is read and expanded (ces_tool_machine_read).  Zeroed by its
+ * owner, who ends it with ces_tool_pending_end. */
+struct ces_tool_pending {
+    const char *path; /* the file: NULL where none is pending */
+    int fd;
+    size_t max;   /* the most a model file holds, as ces_model_load reads it */
+    char *text;   /* what came, up to one byte past max or a NUL (malloc) */
+    size_t len, cap;
+    int err;      /* a read's errno, ENOMEM where no memory held it; 0 none */
+    bool end;     /* its end came, or a read failed */
+};
+
+/* Closes and frees what *p holds (nothing where none is pending). */
+void ces_tool_pending_end(struct ces_tool_pending *p);
+
 /* The machine of `--kind K` (NULL: h200) with `--model FILE`'s overrides
  * (NULL: none) in *out; `in` the schedule's input as ces_tool_input names
  * it (NULL: none), whose "-" (standard input) the model file must not be
  * read from as well.  Called before the schedule is read, it reads a
  * regular file (and says one that is not there or is a directory); a
- * model file that is none (a named pipe, a pipe such as <(producer) or
- * /dev/fd/N, a terminal), whose reading may wait for a writer that waits
- * for the schedule's, is only judged readable: *later is set, *out holds
- * the kind's table, and the caller reads the file with
- * ces_tool_machine_read once the schedule is read.  Returns CES_EXIT_OK,
- * or CES_EXIT_USAGE with the unknown kind (and the known ones) or the
- * model file's error printed. */
+ * model file that is none, whose writer may wait for the schedule's
+ * reading or write it only after the model, is opened without waiting
+ * for a writer or reading it (*pend set, *out holding the kind's table),
+ * for ces_tool_load_beside and ces_tool_machine_read.  Returns
+ * CES_EXIT_OK, or CES_EXIT_USAGE with the unknown kind (and the known
+ * ones) or the model file's error printed. */
 int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
-                     const char *model_path, const char *in, struct ces_model *out, bool *later);
+                     const char *model_path, const char *in, struct ces_model *out,
+                     struct ces_tool_pending *pend);
 
-/* Reads model file `model_path` over the table in *m (NULL: none read).
- * Returns CES_EXIT_OK, or CES_EXIT_USAGE with the file's error printed. */
-int ces_tool_machine_read(struct ces_ctx *ctx, const char *model_path, struct ces_model *m);
+/* Reads the pending model file `pend` to its end (waiting for its writer:
+ * a model never written is waited for as a schedule is) over the table in
+ * *m, in ces_model_load's words.  Returns CES_EXIT_OK, or CES_EXIT_USAGE
+ * with the file's error printed. */
+int ces_tool_machine_read(struct ces_ctx *ctx, struct ces_tool_pending *pend,
+                          struct ces_model *m);
 
 /* Where the library's error `why` names an op of the schedule by its place,
  * "r0.s0#3 (line 9:6): flush is not supported", and the schedule was read

@@ -1658,6 +1658,121 @@ static void test_model_pipe_after_schedule(void **state)
     ces_test_remove_in(dir, "s.fifo\0m.fifo\0");
 }
 
+/* Writes `text` whole to descriptor fd and closes it: 0, or 2 where a
+ * write failed. */
+static int fd_put(int fd, const char *text)
+{
+    size_t len = strlen(text), done = 0;
+
+    while (done < len) {
+        ssize_t w = write(fd, text + done, len - done);
+
+        if (w <= 0) {
+            close(fd);
+            return 2;
+        }
+        done += (size_t)w;
+    }
+    close(fd);
+    return 0;
+}
+
+/* A schedule and a --model file that are both pipes are read as each is
+ * written, so a producer may write either first: read after the schedule,
+ * a model written first waited for a reader while the command waited for
+ * the schedule that came after it ('( cat m > m.fifo; cat a.ces ) |
+ * cesync validate - --model m.fifo' never ended).  The schedule on
+ * standard input from a pipe and in the named pipe s.fifo, the model in
+ * m.fifo, each order; a child writes them, each waited for 5 s at most
+ * (then it gives the command an empty schedule where that is a named pipe,
+ * or the schedule and then an empty model where it is standard input, so
+ * that a command that does not read them in that order ends and the test
+ * fails on the child's status).  A schedule's error is said without the model being written;
+ * a model written well after the schedule is waited for. */
+static void test_model_pipe_either_order(void **state)
+{
+    static const char good[] = "cesync 1\nranks 2\nstreams 1\nsignal ready u64 1\n"
+                               "phase eager x1\nr* : write ready[0] = $i\n";
+    static const char valid[] =
+        "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, 1 iteration, 2 ops\n"
+        "machine: h200 + m.fifo has every op it uses\n";
+    static const struct {
+        const char *args, *sched, *model, *says;
+        bool model_first;
+        int rc;
+    } cases[] = {
+        {"validate - --model m.fifo", good, "max_ranks = 2\n", valid, true, 0},
+        {"validate - --model m.fifo", good, "max_ranks = 2\n", valid, false, 0},
+        {"validate s.fifo --model m.fifo", good, "max_ranks = 2\n", valid, true, 0},
+        {"validate s.fifo --model m.fifo", good, "max_ranks = 2\n", valid, false, 0},
+        {"check --predict - --model m.fifo", good, "bogus line\n",
+         "cesync: m.fifo:1:7: expected '=', found 'line'\n", true, 2},
+        {"check --predict --model m.fifo s.fifo", good, "max_ranks = 1\n",
+         "cesync: check --predict: s.fifo: 2 ranks, the model of m.fifo (kind h200) has at "
+         "most 1 GPU\n", true, 2},
+        /* the model never written: the schedule's error */
+        {"validate - --model m.fifo", "cesync 2\n", NULL,
+         "cesync: <stdin>:1:8: unsupported format version 2: expected 'cesync 1'\n", false, 2},
+    };
+    char *dir = ces_test_tmpdir(), sp[512], mp[512], args[128], *out = NULL;
+
+    (void)state;
+    snprintf(sp, sizeof(sp), "%s/s.fifo", dir);
+    snprintf(mp, sizeof(mp), "%s/m.fifo", dir);
+    assert_int_equal(mkfifo(sp, 0600), 0);
+    assert_int_equal(mkfifo(mp, 0600), 0);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        bool piped = strstr(cases[i].args, " - ") != NULL;
+        int p[2] = {-1, -1}, st, rc;
+        pid_t pid;
+
+        if (piped)
+            assert_int_equal(pipe(p), 0);
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            int r = 0;
+
+            if (piped)
+                close(p[0]);
+            /* (a model 200 ms after the schedule: the command waits) */
+            if (cases[i].model != NULL && cases[i].model_first)
+                r = fifo_put(mp, cases[i].model, piped ? NULL : sp, 5000);
+            if (piped) {
+                /* then an empty model for a command that reads it only now */
+                r |= fd_put(p[1], cases[i].sched);
+                if (r != 0 && cases[i].model_first)
+                    fifo_put(mp, "", NULL, 5000);
+            } else if (r == 0) {
+                r = fifo_put(sp, cases[i].sched, mp, 5000);
+            }
+            if (r == 0 && cases[i].model != NULL && !cases[i].model_first) {
+                ces_test_sleep_ms(200);
+                r = fifo_put(mp, cases[i].model, NULL, 5000);
+            }
+            _exit(r);
+        }
+        if (piped) {
+            close(p[1]);
+            snprintf(args, sizeof(args), "%s <&%d", cases[i].args, p[0]);
+        } else {
+            snprintf(args, sizeof(args), "%s", cases[i].args);
+        }
+        rc = ces_test_tool(dir, args, &out);
+        if (piped)
+            close(p[0]);
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            fail_msg("'cesync %s' (the model written %s): the writer's status %#x; it said:\n%s",
+                     cases[i].args, cases[i].model_first ? "first" : "last", (unsigned)st, out);
+        if (rc != cases[i].rc || strcmp(out, cases[i].says) != 0)
+            fail_msg("'cesync %s' (the model written %s) exited %d, saying:\n%s", cases[i].args,
+                     cases[i].model_first ? "first" : "last", rc, out);
+        free(out);
+    }
+    ces_test_remove_in(dir, "s.fifo\0m.fifo\0");
+}
+
 /* An -o of print, dot and promela given twice takes its last value, as
  * every option does: the file of an earlier one is not judged (probed as
  * each -o was read, 'print barrier -o no-dir/x.ces -o ok.ces' said "cannot
@@ -2168,6 +2283,7 @@ int main(void)
         cmocka_unit_test(test_output_is_not_input),
         cmocka_unit_test(test_judged_before_schedule),
         cmocka_unit_test(test_model_pipe_after_schedule),
+        cmocka_unit_test(test_model_pipe_either_order),
         cmocka_unit_test(test_output_last_value),
         cmocka_unit_test(test_output_last_not_input),
         cmocka_unit_test(test_same_file),
