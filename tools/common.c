@@ -76,8 +76,14 @@ void ces_tool_builder_help(int run)
            run ? "  (run needs one: it has no built-in default)\n"
                : "  (no schedule at all: the built-in 4-rank alltoall; refused when standard\n"
                  "  input is a pipe or a file, which \"-\" reads)\n",
-           run ? "1..64 (default: the number of GPUs, 2 to 8)" : "1..1024 (default 4)",
+           run ? "1..64 (default: the number of GPUs, at least 2, at most 8)"
+               : "1..1024 (default 4)",
            builder_options);
+}
+
+uint32_t ces_tool_run_ranks(uint32_t gpus)
+{
+    return gpus < 2 ? 2 : gpus > CES_TOOL_RUN_DEFAULT_RANKS ? CES_TOOL_RUN_DEFAULT_RANKS : gpus;
 }
 
 int ces_tool_wants_help(int argc, char **argv)

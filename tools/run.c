@@ -49,12 +49,14 @@ static const char run_usage[] =
     "  -- SCHEDULE        the schedule, even one whose name starts with '-'\n"
     "\n"
     "Unlike the other commands, run needs a SCHEDULE (there is no built-in default),\n"
-    "and for a collective --ranks defaults to the number of GPUs (2 to 8), not 4; a run\n"
+    "and for a collective --ranks defaults to the number of GPUs, at least 2 and at most\n"
+    "8, not 4: every GPU of a machine of 2 to 8 (one GPU: 2 ranks, which need\n"
+    "CES_SHARE_GPUS=1; more than 8: GPUs 0 to 7); a file's ranks are its own.  A run\n"
     "drives 1 to 64 ranks, more than the GPUs only with CES_SHARE_GPUS=1.  Ranks the GPUs\n"
-    "cannot take (too few, GPUs that are not all peers, a GPU of theirs the driver fails\n"
-    "to describe, or with --single-process more on a GPU than one process may drive) are\n"
-    "refused before any starts, in the words of cesync devices --ranks N; a GPU that no\n"
-    "rank is on stops none.\n"
+    "cannot take (too few, said with the number of GPUs, GPUs that are not all peers, a\n"
+    "GPU of theirs the driver fails to describe, or with --single-process more on a GPU\n"
+    "than one process may drive) are refused before any starts, in the words of cesync\n"
+    "devices --ranks N; a GPU that no rank is on stops none.\n"
     "A schedule that no GPU can run (a graph phase's wait that reads $i, which the capture\n"
     "freezes, at the op's FILE:LINE:COL; a file checked for other hardware queues than\n"
     "CUDA_DEVICE_MAX_CONNECTIONS gives) is refused before the GPUs are asked.\n"
@@ -873,7 +875,7 @@ int ces_cmd_run(int argc, char **argv)
         goto out;
     }
     gpus = probe->d.count;
-    snprintf(ranks_buf, sizeof(ranks_buf), "%" PRIu32, gpus < 2 ? 2 : gpus > 8 ? 8 : gpus);
+    snprintf(ranks_buf, sizeof(ranks_buf), "%" PRIu32, ces_tool_run_ranks(gpus));
     if (ces_ctx_create(NULL, &ctx) != CES_OK) {
         ec = ces_tool_fail("out of memory");
         goto out;

@@ -27,6 +27,17 @@ int ces_cmd_predict(int argc, char **argv);  /* tools/predict.c: `check --predic
  * its --ranks and of `cesync devices --ranks`. */
 #define CES_TOOL_RUN_RANKS 64u
 
+/* The most ranks `cesync run` gives a collective without --ranks: the code
+ * and the model were run up to 8 (README's 4 and 8 GPUs). */
+#define CES_TOOL_RUN_DEFAULT_RANKS 8u
+
+/* The ranks of `cesync run COLLECTIVE` without --ranks on a machine of
+ * `gpus` GPUs: each GPU one rank, at least 2 (a collective needs them: on
+ * one GPU or none they are refused as too many for its GPUs, unless
+ * CES_SHARE_GPUS=1) and at most CES_TOOL_RUN_DEFAULT_RANKS (GPUs 0 to 7
+ * of more). */
+uint32_t ces_tool_run_ranks(uint32_t gpus);
+
 /* The options of check (tools/check.c), NULL-terminated: those that take a
  * value (--predict's --model and --kind among them) and those that take
  * none. */

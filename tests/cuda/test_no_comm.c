@@ -342,6 +342,13 @@ static void test_devices_fit(void **state)
     said(ctx, "7 ranks",
          "7 ranks but this machine has 6 GPUs (CES_SHARE_GPUS=1 lets ranks share GPUs, for "
          "tests)");
+    /* cesync run's collective without --ranks on one GPU: 2 ranks */
+    d->count = 1;
+    assert_int_equal(ces_devices_fit(ctx, d, 2, 0), CES_ERR_LIMIT);
+    said(ctx, "2 ranks on 1 GPU",
+         "2 ranks but this machine has 1 GPU (CES_SHARE_GPUS=1 lets ranks share GPUs, for "
+         "tests)");
+    d->count = 6;
     /* GPU 2 not described: in no set of peers, and only ranks on it refused,
      * before its pairs (which say nothing) */
     snprintf(d->dev[2].error, sizeof(d->dev[2].error), "cuDeviceGetName failed: X");

@@ -1658,6 +1658,22 @@ static void test_model_pipe_after_schedule(void **state)
     ces_test_remove_in(dir, "s.fifo\0m.fifo\0");
 }
 
+/* `cesync run COLLECTIVE` without --ranks takes a rank a GPU, at least 2
+ * and at most 8, as run --help, the builder help and README.md say (a
+ * machine of one GPU or none gets 2 ranks, which ces_devices_fit refuses
+ * naming its GPUs without CES_SHARE_GPUS=1: cuda_test_no_comm). */
+static void test_run_default_ranks(void **state)
+{
+    static const uint32_t gpus[] = {0, 1, 2, 3, 7, 8, 9, 64, UINT32_MAX};
+    static const uint32_t ranks[] = {2, 2, 2, 3, 7, 8, 8, 8, 8};
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++)
+        if (ces_tool_run_ranks(gpus[i]) != ranks[i])
+            fail_msg("%lu GPUs: %lu ranks, not %lu", (unsigned long)gpus[i],
+                     (unsigned long)ces_tool_run_ranks(gpus[i]), (unsigned long)ranks[i]);
+}
+
 /* Writes `text` whole to descriptor fd and closes it: 0, or 2 where a
  * write failed. */
 static int fd_put(int fd, const char *text)
@@ -2284,6 +2300,7 @@ int main(void)
         cmocka_unit_test(test_judged_before_schedule),
         cmocka_unit_test(test_model_pipe_after_schedule),
         cmocka_unit_test(test_model_pipe_either_order),
+        cmocka_unit_test(test_run_default_ranks),
         cmocka_unit_test(test_output_last_value),
         cmocka_unit_test(test_output_last_not_input),
         cmocka_unit_test(test_same_file),

@@ -1052,18 +1052,21 @@ static void test_run_help(void **state)
     (void)state;
     assert_int_equal(ces_test_tool(NULL, "run --help", &out), 0);
     if (strstr(out, "run needs a SCHEDULE (there is no built-in default),\nand for a collective "
-                    "--ranks defaults to the number of GPUs (2 to 8), not 4; a run\ndrives 1 to 64 "
-                    "ranks, more than the GPUs only with CES_SHARE_GPUS=1.  Ranks the GPUs\ncannot "
-                    "take (too few, GPUs that are not all peers, a GPU of theirs the driver "
-                    "fails\nto describe, or with --single-process more on a GPU than one process "
-                    "may drive) are\nrefused before any starts, in the words of cesync devices "
-                    "--ranks N; a GPU that no\nrank is on stops none.\n") == NULL)
+                    "--ranks defaults to the number of GPUs, at least 2 and at most\n8, not 4: "
+                    "every GPU of a machine of 2 to 8 (one GPU: 2 ranks, which need\n"
+                    "CES_SHARE_GPUS=1; more than 8: GPUs 0 to 7); a file's ranks are its own.  "
+                    "A run\ndrives 1 to 64 ranks, more than the GPUs only with CES_SHARE_GPUS=1.  "
+                    "Ranks the GPUs\ncannot take (too few, said with the number of GPUs, GPUs "
+                    "that are not all peers, a\nGPU of theirs the driver fails to describe, or "
+                    "with --single-process more on a GPU\nthan one process may drive) are "
+                    "refused before any starts, in the words of cesync\ndevices --ranks N; a "
+                    "GPU that no rank is on stops none.\n") == NULL)
         fail_msg("'cesync run --help' does not say how run differs:\n%s", out);
     /* the builder options too, also in a cesync built without CUDA */
     if (strstr(out, "built-in 4-rank alltoall") != NULL || strstr(out, "ranks, 1..1024") != NULL ||
         strstr(out, "  (run needs one: it has no built-in default)\n") == NULL ||
-        strstr(out, "  --ranks N          ranks, 1..64 (default: the number of GPUs, 2 to "
-                    "8)\n") == NULL)
+        strstr(out, "  --ranks N          ranks, 1..64 (default: the number of GPUs, at least "
+                    "2, at most 8)\n") == NULL)
         fail_msg("'cesync run --help' contradicts itself:\n%s", out);
     free(out);
     /* the other commands keep theirs */
