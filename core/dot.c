@@ -144,6 +144,10 @@ struct dot_order {
                         * SIZE_MAX; then keep_nearest's writes */
     bool changed;      /* a clock went up */
     uint64_t work;     /* clock entries and writes looked at (DOT_ORDER_MAX_WORK) */
+    double deadline;   /* ces_now's, the picture's (0: none): past it, read every
+                        * DOT_ORDER_CLOCK_WORK of work, `late` and the order stops */
+    uint64_t clock_at; /* the work at which the clock is read next */
+    bool late;
 };
 
 /* A wait's condition: its compare and value (u32 `>=`: the low 32 bits). */
@@ -1063,6 +1067,11 @@ static int collect_waits(struct dot_state *st)
  * smaller built-ins less. */
 #define DOT_ORDER_MAX_WORK (UINT64_C(1) << 31)
 
+/* The work between two readings of the clock where a deadline bounds the
+ * picture: about a millisecond of it (2^31, DOT_ORDER_MAX_WORK, took 0.85 s
+ * on a loaded machine of two shared cores). */
+#define DOT_ORDER_CLOCK_WORK (UINT64_C(1) << 20)
+
 /* Writes by slot alone. */
 static int cmp_ow_slot(const void *x, const void *y)
 {
@@ -1930,11 +1939,24 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
     return true;
 }
 
+/* Whether the order stops here: past DOT_ORDER_MAX_WORK (given up), or
+ * past its deadline (o->late), the clock read at its first call and then
+ * every DOT_ORDER_CLOCK_WORK of work. */
+static bool order_over(struct dot_order *o)
+{
+    if (o->deadline > 0 && !o->late && o->work >= o->clock_at) {
+        o->clock_at = o->work + DOT_ORDER_CLOCK_WORK;
+        o->late = ces_now() >= o->deadline;
+    }
+    return o->late || o->work > DOT_ORDER_MAX_WORK;
+}
+
 /* Computes every clock: each process's events in turn, as far as they go,
  * where none goes on the first waiting process's wait forced; then again,
  * all of them computed, until no clock goes up (at most
  * DOT_ORDER_PASSES times: each clock is one every execution has at any
- * point).  False where it gave up past DOT_ORDER_MAX_WORK. */
+ * point).  False where it gave up past DOT_ORDER_MAX_WORK or its
+ * deadline (order_over). */
 static bool order_run(struct dot_order *o, const struct ces_graph *g)
 {
     bool left = true;
@@ -1947,12 +1969,12 @@ static bool order_run(struct dot_order *o, const struct ces_graph *g)
         for (uint32_t q = 0; q < o->nproc; q++) {
             size_t len = o->off[q + 1] - o->off[q];
 
-            while (o->done[q] < len && o->work <= DOT_ORDER_MAX_WORK &&
+            while (o->done[q] < len && !order_over(o) &&
                    order_event(o, g, o->off[q] + o->done[q], false)) {
                 o->done[q]++;
                 moved = true;
             }
-            if (o->work > DOT_ORDER_MAX_WORK)
+            if (order_over(o))
                 return false;
             if (o->done[q] < len) {
                 left = true;
@@ -1967,9 +1989,9 @@ static bool order_run(struct dot_order *o, const struct ces_graph *g)
     o->changed = true;
     for (uint32_t pass = 0; pass < DOT_ORDER_PASSES && o->changed; pass++) {
         o->changed = false;
-        for (size_t e = 0; e < o->off[o->nproc] && o->work <= DOT_ORDER_MAX_WORK; e++)
+        for (size_t e = 0; e < o->off[o->nproc] && !order_over(o); e++)
             order_event(o, g, e, false);
-        if (o->work > DOT_ORDER_MAX_WORK)
+        if (order_over(o))
             return false;
     }
     return true;
@@ -2497,7 +2519,8 @@ static void order_free(struct ces_ctx *ctx, struct dot_order *o)
 /* Fills st->kept, sorted, with each wait's pairs with its nearest writes of
  * its block (keep_nearest), and sets st->skip_near where they leave pairs
  * out (st->nnear of them); where the order is too large to work out
- * (DOT_ORDER_MAX_CLOCKS, DOT_ORDER_MAX_WORK), every pair is drawn. */
+ * (DOT_ORDER_MAX_CLOCKS, DOT_ORDER_MAX_WORK), every pair is drawn; past
+ * the picture's deadline (st->sb.deadline), none, CES_ERR_TIMEOUT. */
 static int keep_pairs(struct dot_state *st)
 {
     struct dot_order o;
@@ -2505,15 +2528,18 @@ static int keep_pairs(struct dot_state *st)
     int rc;
 
     memset(&o, 0, sizeof(o));
+    o.deadline = st->sb.deadline;
     rc = order_build(st, &o, &made);
     if (rc == CES_OK && made)
         made = order_run(&o, st->g);
     for (size_t e = 0; made && e < o.off[o.nproc] && rc == CES_OK; e++) {
         if (op_at(st->g, o.ev[e].ref)->kind == CES_OP_WAIT)
             rc = keep_nearest(st, &o, e);
-        made = o.work <= DOT_ORDER_MAX_WORK;
+        made = !order_over(&o);
     }
     order_free(st->ctx, &o);
+    if (rc == CES_OK && o.late)
+        rc = CES_ERR_TIMEOUT;
     if (rc != CES_OK || !made) {
         st->kept.len = 0;
         return rc;
@@ -3203,6 +3229,11 @@ int ces_dot_emit_sized(struct ces_ctx *ctx, const struct ces_graph *g,
     /* an overlay of a check not known: every pair (DOT_MAX_SIGNAL_EDGES) */
     if (st.nsame > DOT_MAX_SIGNAL_EDGES && (overlay == NULL || checked != NULL))
         rc = keep_pairs(&st);
+    if (rc == CES_ERR_TIMEOUT) {
+        ces_ctx_error(ctx, rc, "the time bound passed while the order of its writes and waits "
+                      "was worked out");
+        goto free_state;
+    }
     if (rc != CES_OK) {
         ces_ctx_error(ctx, rc, "out of memory drawing the graph");
         goto free_state;

@@ -5,6 +5,7 @@
  * writing .dot, .svg and .png files (replaced only when complete).
  */
 #include "ces_test.h"
+#include "internal.h"
 
 #include <signal.h>
 #include <stdbool.h>
@@ -2735,6 +2736,34 @@ static void test_counter_pairs_work(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The order of writes and waits above 1000 pairs reads the picture's
+ * clock (ces_dot_emit_sized's deadline) where it begins and every so much
+ * work after: a deadline already passed stops it at once, no text, the
+ * error saying where (it read none, so a check's --dot under --max-seconds
+ * worked out the whole order of test_counter_pairs_work's schedule, 0.85 s
+ * on a loaded machine, past a bound of 0.8 s, and the text's first reading
+ * of the clock said the bound had passed while it was written). */
+static void test_counter_pairs_deadline(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    char *t = counter_case(ctx, &g, "", ""), *late = t;
+    size_t len = 1;
+
+    (void)state;
+    counter_drawn(t, 46, 1035); /* the order worked out, without a deadline */
+    assert_int_equal(ces_dot_emit_sized(ctx, g, NULL, NULL, &late, &len, NULL, ces_now()),
+                     CES_ERR_TIMEOUT);
+    assert_null(late);
+    assert_int_equal(len, 0);
+    assert_string_equal(ces_ctx_last_error(ctx), "the time bound passed while the order of its "
+                                                 "writes and waits was worked out");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* An await drawn from a record of its own rank only, in a graph built
  * without validation too: rank 1's await, with no record of its own, was
  * linked to rank 0's record in the same replayed phase (the phase's last
@@ -3426,6 +3455,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_first_past),
         cmocka_unit_test(test_counter_pairs_alloc_failures),
         cmocka_unit_test(test_counter_pairs_work),
+        cmocka_unit_test(test_counter_pairs_deadline),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
         cmocka_unit_test(test_write_finds_dot),
