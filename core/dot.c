@@ -23,6 +23,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -3370,14 +3372,35 @@ int ces_dot_tmp_probe(struct ces_ctx *ctx)
 
 /* Writes text to fd in parts, reading the clock (ces_now) before each
  * where deadline > 0: 0, -1 with errno set, or 1 once the deadline has
- * passed. */
+ * passed.  There a file that is no regular file (a pipe, a named pipe, a
+ * terminal), whose write waits for its reader to read, is written PIPE_BUF
+ * bytes at a time, each once poll(2) says it takes them, which it waits
+ * for until the deadline at most (a part of 16 MiB waited for a reader
+ * that does not read without end). */
 static int write_by(int fd, const char *text, size_t n, double deadline)
 {
-    for (size_t at = 0; at < n; at += DOT_WRITE_PART) {
-        if (deadline > 0 && ces_now() >= deadline)
+    struct stat sb;
+    bool waits = deadline > 0 && fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode);
+    size_t part = waits ? PIPE_BUF : DOT_WRITE_PART, at = 0;
+
+    while (at < n) {
+        size_t k = n - at < part ? n - at : part;
+        double left = deadline - ces_now();
+
+        if (deadline > 0 && left <= 0)
             return 1;
-        if (ces_write_all(fd, text + at, n - at < DOT_WRITE_PART ? n - at : DOT_WRITE_PART) != 0)
+        if (waits) {
+            struct pollfd p = {fd, POLLOUT, 0};
+            int r = poll(&p, 1, left < 1 ? (int)(left * 1000) + 1 : 1000);
+
+            if (r < 0 && errno != EINTR)
+                return -1;
+            if (r <= 0) /* not yet: the clock again */
+                continue;
+        }
+        if (ces_write_all(fd, text + at, k) != 0)
             return -1;
+        at += k;
     }
     return 0;
 }
@@ -3515,9 +3538,9 @@ int ces_dot_write_by(struct ces_ctx *ctx, const char *dot_text, const char *path
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "cannot write %s: Graphviz 'dot' is not installed (not found on "
                              "PATH); install graphviz or write a .dot file", path);
-    fd = ces_file_create_beside(ctx, path, &of);
+    fd = ces_file_create_by(ctx, path, &of, deadline);
     if (fd < 0)
-        return CES_ERR_IO;
+        return fd == -2 ? CES_ERR_TIMEOUT : CES_ERR_IO;
     /* dot writes the file through its standard output: opened again by
      * name, a pipe's reader would have seen the end of the stream first */
     if (fmt != NULL) {

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The pending temporary files: a slot is free (0), being filled or emptied
@@ -260,7 +261,48 @@ int ces_file_own_descriptor(const char *path)
     return follow_links(path, resolved, sizeof(resolved), &own) ? own : -1;
 }
 
+/* Opens `name`, an existing file that is no regular file, for writing:
+ * past deadline (> 0; 0: none) a named pipe that no reader has opened,
+ * whose open waits for one, is tried every 10 ms until then at most, -1
+ * with errno ETIMEDOUT past it. */
+static int open_by(const char *name, double deadline)
+{
+    struct timespec pause = {0, 10000000};
+    int fd, flags;
+
+    if (deadline <= 0)
+        return open(name, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    for (;;) {
+        fd = open(name, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NONBLOCK);
+        if (fd >= 0)
+            break;
+        if (errno != ENXIO && errno != EINTR)
+            return -1;
+        if (ces_now() >= deadline) {
+            errno = ETIMEDOUT;
+            return -1;
+        }
+        nanosleep(&pause, NULL);
+    }
+    /* written as it was opened before: a write waits for its reader */
+    flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        int err = errno;
+
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    return fd;
+}
+
 int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out_file *of)
+{
+    return ces_file_create_by(ctx, path, of, 0);
+}
+
+int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_file *of,
+                       double deadline)
 {
     char resolved[4096];
     struct stat sb;
@@ -320,7 +362,12 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
         /* close-on-exec, as every descriptor here: Graphviz gets this one
          * as its standard output, and no child should hold it under its
          * own number too */
-        fd = open(of->name, O_WRONLY | O_TRUNC | O_CLOEXEC);
+        fd = open_by(of->name, deadline);
+        if (fd < 0 && errno == ETIMEDOUT) {
+            ces_ctx_error(ctx, CES_ERR_TIMEOUT, "the time bound passed while %s waited for a "
+                          "reader", path);
+            return -2;
+        }
         if (fd >= 0)
             fd = ces_file_fd_own(fd);
         if (fd < 0)

@@ -174,6 +174,12 @@ struct ces_out_file {
     char dest[4096];
 };
 int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out_file *of);
+/* ces_file_create_beside within a time bound: a named pipe that no reader
+ * has opened yet, whose open waits for one, is waited for until `deadline`
+ * (ces_now's; 0: none, as ces_file_create_beside) at most, -2 past it (the
+ * context's error saying so). */
+int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_file *of,
+                       double deadline);
 int ces_file_replace(struct ces_ctx *ctx, const struct ces_out_file *of, const char *path, int rc);
 int ces_write_file(struct ces_ctx *ctx, const char *path, const char *text, size_t len);
 /* The descriptor of this process that `path` names, as

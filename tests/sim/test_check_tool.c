@@ -8,6 +8,8 @@
 #include "ces_test.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1924,6 +1926,56 @@ static void test_dot_time_bound(void **state)
     assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
 }
 
+/* --max-seconds holds a --dot into a named pipe too: one whose reader
+ * never reads (it holds the pipe open 20 s) takes the first 64 KiB of the
+ * 1.4 MB of dot text and then no more, and one that no reader opens
+ * (until 20 s have passed: it opens and closes it then) takes none; the
+ * picture's write stops at the bound of 2 s, which the search of 2 ranks'
+ * 6,000 writes ends far from on any machine: a line says so, exit 3.  The
+ * write waited for the reader to read (the open for a reader) without end,
+ * so each command ended once the reader closed the pipe after 20 s, killed
+ * by SIGPIPE (exit 141). */
+static void test_dot_pipe_time_bound(void **state)
+{
+    char *dir = ces_test_tmpdir(), sch[256], fifo[256], args[640], why[320], want[1024], *o;
+
+    (void)state;
+    snprintf(sch, sizeof(sch), "%s/w.ces", dir);
+    snprintf(fifo, sizeof(fifo), "%s/p.dot", dir);
+    ces_test_put_file(sch, "cesync 1\nranks 2\nsignal f u32 1\nphase eager x3000\n"
+                           "r* : write f[0] = $i\n");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    snprintf(args, sizeof(args), "%s --max-seconds 2 --quiet --dot %s", sch, fifo);
+    for (int reads = 0; reads < 2; reads++) {
+        pid_t pid = fork();
+        int st;
+
+        assert_true(pid >= 0);
+        if (pid == 0) { /* the reader: one that does not read, or none yet */
+            int fd = reads == 0 ? open(fifo, O_RDONLY | O_NONBLOCK) : -1;
+
+            sleep(20);
+            if (fd < 0)
+                fd = open(fifo, O_RDONLY | O_NONBLOCK);
+            _exit(fd >= 0 && close(fd) == 0 ? 0 : 1);
+        }
+        if (reads == 0)
+            snprintf(why, sizeof(why), "its dot text was written");
+        else
+            snprintf(why, sizeof(why), "%s waited for a reader", fifo);
+        snprintf(want, sizeof(want), "verdict: OK\ncesync: check: --dot %s not written "
+                 "(--max-seconds 2): the time bound passed while %s\n", fifo, why);
+        assert_int_equal(run(args, &o), 3);
+        assert_string_equal(o, want);
+        free(o);
+        assert_int_equal(kill(pid, SIGKILL), 0);
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+    }
+    assert_int_equal(remove(fifo), 0);
+    assert_int_equal(remove(sch), 0);
+    assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
+}
+
 /* A rendered --dot (.svg, .png) goes through a temporary file in TMPDIR:
  * one that cannot be created there is said before the search, exit 2 and
  * no verdict (it was found after the search, which could be long). */
@@ -2480,6 +2532,7 @@ int main(void)
         cmocka_unit_test(test_dot_path_checked_first),
         cmocka_unit_test(test_dot_fails_after_search),
         cmocka_unit_test(test_dot_time_bound),
+        cmocka_unit_test(test_dot_pipe_time_bound),
         cmocka_unit_test(test_dot_tmpdir_checked_first),
         cmocka_unit_test(test_dot_note_before_search),
         cmocka_unit_test(test_sweep_options),
