@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h> /* max_align_t */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,10 @@ static const char check_help[] =
     "                      a line on stderr says what needed the memory; default half\n"
     "                      of this machine's memory, 0 for no bound); a --fault-sweep\n"
     "                      holds its rows and each check below it, and stops where\n"
-    "                      one more row would not be, as --max-seconds stops it\n"
+    "                      one more row would not be, as --max-seconds stops it; it\n"
+    "                      holds --dot's picture too (its text and the tables that\n"
+    "                      make it): one that would pass it is not written, which a\n"
+    "                      line says, exit 3 (1 with a defect)\n"
     "  --no-reduction      reference mode: no partial-order reduction (the exhaustive\n"
     "                      search only)\n"
     "  --first             stop at the first defect found (verdict adds INCOMPLETE;\n"
@@ -225,6 +229,83 @@ static bool dot_ordered(const struct ces_check_opts *o)
     return ordered;
 }
 
+/* What --dot's picture holds (its dot text and the tables that make it,
+ * in a context of its own: pic_ctx), counted against --max-memory as a
+ * search's model and states are: each block starts with its size
+ * (PIC_HEAD bytes), and one that would take `held` past `limit` (0: no
+ * bound) is refused, `over` set; the picture then fails as out of memory,
+ * which draw says as the bound (its 109 MiB of text for 16 ranks of
+ * 'phase eager x30000' were written under --max-memory 50M). */
+struct pic_mem {
+    uint64_t limit, held;
+    bool over;
+};
+
+#define PIC_HEAD _Alignof(max_align_t)
+
+/* Whether a block of `old` bytes may become one of `size`. */
+static bool pic_room(struct pic_mem *m, size_t old, size_t size)
+{
+    if (size > SIZE_MAX - PIC_HEAD)
+        return false;
+    if (m->limit == 0 || size <= old ||
+        (m->held <= m->limit && size - old <= m->limit - m->held))
+        return true;
+    m->over = true;
+    return false;
+}
+
+static void *pic_realloc(void *ud, void *ptr, size_t size)
+{
+    struct pic_mem *m = ud;
+    unsigned char *p = ptr != NULL ? (unsigned char *)ptr - PIC_HEAD : NULL;
+    size_t old = 0;
+
+    if (p != NULL)
+        memcpy(&old, p, sizeof(old));
+    if (!pic_room(m, old, size))
+        return NULL;
+    p = realloc(p, PIC_HEAD + size);
+    if (p == NULL)
+        return NULL;
+    memcpy(p, &size, sizeof(size));
+    m->held = m->held - old + size;
+    return p + PIC_HEAD;
+}
+
+static void *pic_malloc(void *ud, size_t size)
+{
+    return pic_realloc(ud, NULL, size);
+}
+
+static void pic_free(void *ud, void *ptr)
+{
+    struct pic_mem *m = ud;
+    unsigned char *p = (unsigned char *)ptr - PIC_HEAD;
+    size_t old;
+
+    if (ptr == NULL)
+        return;
+    memcpy(&old, p, sizeof(old));
+    m->held -= old;
+    free(p);
+}
+
+/* The picture's context, its allocations counted in *m under the check's
+ * memory bound (the context itself among them, not refused); NULL where
+ * it cannot be made. */
+static struct ces_ctx *pic_ctx(const struct ces_check_opts *o, struct pic_mem *m)
+{
+    const struct ces_alloc hooks = {pic_malloc, pic_realloc, pic_free, m};
+    struct ces_ctx *ctx = NULL;
+
+    memset(m, 0, sizeof(*m));
+    if (ces_ctx_create(&hooks, &ctx) != CES_OK)
+        return NULL;
+    m->limit = o->max_memory;
+    return ctx;
+}
+
 /* Says how long Graphviz may take to lay out the picture --dot draws,
  * before the search: the schedule's, but under delay faults that of the
  * graph checked in its place, which the picture shows (a delayed write
@@ -239,13 +320,16 @@ static bool dot_ordered(const struct ces_check_opts *o)
  * alike, and neither is one the time bound stops (the deadline, where
  * --max-seconds gives one, and the derivation's bound): its text was
  * made whole, 13.5 s for 16 ranks of 'phase eager x100000' under
- * --max-seconds 2, before the search. */
+ * --max-seconds 2, before the search; nor one whose text and tables pass
+ * the memory bound (pic_mem). */
 static void check_dot_note(struct ces_ctx *ctx, const struct ces_graph *g,
                            const struct ces_check_opts *o, const char *path, double deadline)
 {
     struct sim_delayed d;
     struct ces_dot_size size;
     struct ces_dot_overlay every;
+    struct pic_mem mem;
+    struct ces_ctx *pctx = pic_ctx(o, &mem);
     const struct ces_graph *drawn = g;
     bool checked = ces_sim_faults_check(ctx, g, o->faults, o->nfaults) == CES_OK;
 
@@ -253,8 +337,10 @@ static void check_dot_note(struct ces_ctx *ctx, const struct ces_graph *g,
     if (checked && ces_sim_delay_derive(ctx, g, o, &d) == CES_OK && d.g != NULL)
         drawn = d.g;
     memset(&every, 0, sizeof(every));
-    if (ces_tool_dot_size(ctx, drawn, dot_ordered(o) ? NULL : &every, &size, deadline) == CES_OK)
+    if (pctx != NULL &&
+        ces_tool_dot_size(pctx, drawn, dot_ordered(o) ? NULL : &every, &size, deadline) == CES_OK)
         ces_tool_dot_note("check", ces_tool_dot_ops(drawn), &size, path);
+    ces_ctx_destroy(pctx);
     if (checked)
         ces_sim_delayed_free(ctx, &d);
 }
@@ -626,7 +712,9 @@ static int exit_of(uint32_t verdict)
  * too, its text, its writing and Graphviz's layout: one it stops is not
  * written, which a line says, exit 1 with a defect, else 3 (it was drawn
  * whole after the search: 16 ranks of 'phase eager x100000' under
- * --max-seconds 2 wrote 366 MiB of dot text until 15.2 s). */
+ * --max-seconds 2 wrote 366 MiB of dot text until 15.2 s); so does the
+ * memory bound (o->max_memory), which its text and tables count in
+ * (pic_mem). */
 static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
                 const struct ces_check_report *r, const char *path, bool defect,
                 const struct ces_check_opts *o, double deadline)
@@ -636,9 +724,11 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
     struct ces_dot_overlay ov, *pov = NULL;
     bool counterexample = ces_check_report_ndefects(r) > 0;
     bool ordered = dot_ordered(o);
+    struct pic_mem mem;
+    struct ces_ctx *pctx;
     char *text = NULL;
     size_t len = 0;
-    int rc;
+    int rc, ec;
 
     if (counterexample) {
         if (ces_check_report_overlay(r, 0, &ov) != CES_OK) {
@@ -662,24 +752,39 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
                      "it was drawn", path, o->max_seconds);
         return defect ? CES_EXIT_DEFECT : CES_EXIT_INCOMPLETE;
     }
-    rc = ces_dot_emit_sized(ctx, g, pov, ordered ? &chk : NULL, &text, &len, NULL, deadline);
+    pctx = pic_ctx(o, &mem);
+    if (pctx == NULL) {
+        ces_tool_fail("out of memory");
+        return defect ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
+    }
+    rc = ces_dot_emit_sized(pctx, g, pov, ordered ? &chk : NULL, &text, &len, NULL, deadline);
     if (rc == CES_OK && strcmp(ces_dot_format(path), "dot") == 0)
         ces_tool_dot_text_note("check", ces_tool_dot_ops(g), len, path);
     if (rc == CES_OK)
-        rc = ces_dot_write_by(ctx, text, path, deadline);
-    ces_free(ctx, text);
-    if (rc == CES_ERR_TIMEOUT) { /* as a bound that stops the search: nothing left behind */
+        rc = ces_dot_write_by(pctx, text, path, deadline);
+    ces_free(pctx, text);
+    ec = CES_EXIT_OK;
+    if (rc != CES_OK && mem.over) { /* as the memory bound stops a search */
+        char bound[24];
+
+        ces_sim_fmt_bytes(bound, sizeof(bound), o->max_memory);
+        ces_tool_say("check: --dot %s not written: its text and tables would pass the memory "
+                     "bound of %s", path, bound);
+        ec = defect ? CES_EXIT_DEFECT : CES_EXIT_INCOMPLETE;
+    } else if (rc == CES_ERR_TIMEOUT) { /* as a bound that stops the search: nothing left behind */
         ces_tool_say("check: --dot %s not written (--max-seconds %g): %s", path, o->max_seconds,
-                     ces_ctx_last_error(ctx));
-        return defect ? CES_EXIT_DEFECT : CES_EXIT_INCOMPLETE;
+                     ces_ctx_last_error(pctx));
+        ec = defect ? CES_EXIT_DEFECT : CES_EXIT_INCOMPLETE;
+    } else if (rc != CES_OK) {
+        ces_tool_fail("check: --dot %s: %s", path, ces_ctx_last_error(pctx));
+        ec = defect ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
+    } else {
+        ces_tool_say("wrote %s (%s)", path, counterexample
+                                                ? "the first counterexample over the schedule"
+                                                : "the schedule");
     }
-    if (rc != CES_OK) {
-        ces_tool_fail("check: --dot %s: %s", path, ces_ctx_last_error(ctx));
-        return defect ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
-    }
-    ces_tool_say("wrote %s (%s)", path,
-                 counterexample ? "the first counterexample over the schedule" : "the schedule");
-    return CES_EXIT_OK;
+    ces_ctx_destroy(pctx);
+    return ec;
 }
 
 /* The schedule's own verdict, without faults and without the watchdog: a

@@ -1926,6 +1926,35 @@ static void test_dot_time_bound(void **state)
     assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
 }
 
+/* --max-memory holds --dot's picture too, its dot text and the tables
+ * that make it: 2 ranks' 6,000 writes, whose search holds 766 KiB, draw
+ * 1.4 MB of text, which a bound of 1 MiB refuses: the verdict, a line
+ * saying so, exit 3, and nothing left in the directory (for x.svg no
+ * Graphviz run: here a stand-in that fails, which would say so).  It was
+ * written whatever the bound (16 ranks of 'phase eager x30000' wrote
+ * 109 MiB under --max-memory 50M, 172 MB held at most). */
+static void test_dot_memory_bound(void **state)
+{
+    char *dir = ces_test_tmpdir(), sch[256], args[640], want[640], *o;
+    static const char *const ext[2] = {"dot", "svg"};
+
+    (void)state;
+    snprintf(sch, sizeof(sch), "%s/w.ces", dir);
+    ces_test_put_file(sch, "cesync 1\nranks 2\nsignal f u32 1\nphase eager x3000\n"
+                           "r* : write f[0] = $i\n");
+    for (int e = 0; e < 2; e++) {
+        snprintf(args, sizeof(args), "%s --max-memory 1M --quiet --dot %s/x.%s", sch, dir,
+                 ext[e]);
+        snprintf(want, sizeof(want), "verdict: OK\ncesync: check: --dot %s/x.%s not written: "
+                 "its text and tables would pass the memory bound of 1.0 MiB\n", dir, ext[e]);
+        assert_int_equal(e == 0 ? run(args, &o) : run_failing_dot(dir, args, &o), 3);
+        assert_string_equal(o, want);
+        free(o);
+    }
+    assert_int_equal(remove(sch), 0);
+    assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
+}
+
 /* --max-seconds holds a --dot into a named pipe too: one whose reader
  * never reads (it holds the pipe open 20 s) takes the first 64 KiB of the
  * 1.4 MB of dot text and then no more, and one that no reader opens
@@ -2532,6 +2561,7 @@ int main(void)
         cmocka_unit_test(test_dot_path_checked_first),
         cmocka_unit_test(test_dot_fails_after_search),
         cmocka_unit_test(test_dot_time_bound),
+        cmocka_unit_test(test_dot_memory_bound),
         cmocka_unit_test(test_dot_pipe_time_bound),
         cmocka_unit_test(test_dot_tmpdir_checked_first),
         cmocka_unit_test(test_dot_note_before_search),
