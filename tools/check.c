@@ -11,6 +11,7 @@
 #include "../backend/sim/internal.h" /* --dot's graph; --fault, --queues, --replay read */
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h> /* max_align_t */
 #include <stdio.h>
@@ -121,7 +122,8 @@ static const char check_help[] =
     "                      exit code is the report's if it found a defect (1), else 2;\n"
     "                      a .dot of 16 MiB or more is announced with its size\n"
     "                      before it is written\n"
-    "  --json              print the report as JSON\n"
+    "  --json              print the report as JSON (with --dot, \"dot_bound\" names a\n"
+    "                      bound that stopped the picture, drawn before it)\n"
     "  --quiet             print only the verdict line\n"
     "  --progress S        a line of totals on stderr every S seconds (while the\n"
     "                      schedule is expanded, \"expanding the schedule:\" and the\n"
@@ -696,6 +698,24 @@ static int exit_of(uint32_t verdict)
     return CES_EXIT_OK;
 }
 
+/* A line of draw's on the picture: said at once where `line` is NULL,
+ * else kept there (`size` bytes) for its caller to say after the JSON
+ * object, which says what became of the picture. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void draw_says(char *line, size_t size, const char *fmt, ...)
+{
+    char said[8192];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(line != NULL ? line : said, line != NULL ? size : sizeof(said), fmt, ap);
+    va_end(ap);
+    if (line == NULL)
+        ces_tool_say("%s", said);
+}
+
 /* Draws the report's graph: under delay faults the one checked in the
  * schedule's place (`checked`), with each delayed write on a stream of its
  * own.  Above 1000 write -> wait pairs within blocks a wait is drawn from
@@ -714,10 +734,13 @@ static int exit_of(uint32_t verdict)
  * whole after the search: 16 ranks of 'phase eager x100000' under
  * --max-seconds 2 wrote 366 MiB of dot text until 15.2 s); so does the
  * memory bound (o->max_memory), which its text and tables count in
- * (pic_mem). */
+ * (pic_mem).  *stopped: the bound that stopped it, "time" or "memory"
+ * (left as it was where none did); `line`: where not NULL, the line that
+ * says what became of the picture is kept there (draw_says). */
 static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
                 const struct ces_check_report *r, const char *path, bool defect,
-                const struct ces_check_opts *o, double deadline)
+                const struct ces_check_opts *o, double deadline, const char **stopped,
+                char *line, size_t size)
 {
     const struct ces_graph *g = ces_check_report_graph(r);
     struct ces_dot_checked chk = {ces_check_report_queue_map(r), ces_graph_streams(checked)};
@@ -748,8 +771,9 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
     if (fflush(stdout) != 0 || ferror(stdout))
         return ces_tool_fail("cannot write to standard output: %s", strerror(errno));
     if (deadline > 0 && ces_now() >= deadline) {
-        ces_tool_say("check: --dot %s not written: the time bound of %g s had passed before "
-                     "it was drawn", path, o->max_seconds);
+        draw_says(line, size, "check: --dot %s not written: the time bound of %g s had passed "
+                  "before it was drawn", path, o->max_seconds);
+        *stopped = "time";
         return defect ? CES_EXIT_DEFECT : CES_EXIT_INCOMPLETE;
     }
     pctx = pic_ctx(o, &mem);
@@ -768,20 +792,21 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
         char bound[24];
 
         ces_sim_fmt_bytes(bound, sizeof(bound), o->max_memory);
-        ces_tool_say("check: --dot %s not written: its text and tables would pass the memory "
-                     "bound of %s", path, bound);
+        draw_says(line, size, "check: --dot %s not written: its text and tables would pass the "
+                  "memory bound of %s", path, bound);
+        *stopped = "memory";
         ec = defect ? CES_EXIT_DEFECT : CES_EXIT_INCOMPLETE;
     } else if (rc == CES_ERR_TIMEOUT) { /* as a bound that stops the search: nothing left behind */
-        ces_tool_say("check: --dot %s not written (--max-seconds %g): %s", path, o->max_seconds,
-                     ces_ctx_last_error(pctx));
+        draw_says(line, size, "check: --dot %s not written (--max-seconds %g): %s", path,
+                  o->max_seconds, ces_ctx_last_error(pctx));
+        *stopped = "time";
         ec = defect ? CES_EXIT_DEFECT : CES_EXIT_INCOMPLETE;
     } else if (rc != CES_OK) {
-        ces_tool_fail("check: --dot %s: %s", path, ces_ctx_last_error(pctx));
+        draw_says(line, size, "check: --dot %s: %s", path, ces_ctx_last_error(pctx));
         ec = defect ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
     } else {
-        ces_tool_say("wrote %s (%s)", path, counterexample
-                                                ? "the first counterexample over the schedule"
-                                                : "the schedule");
+        draw_says(line, size, "wrote %s (%s)", path,
+                  counterexample ? "the first counterexample over the schedule" : "the schedule");
     }
     ces_ctx_destroy(pctx);
     return ec;
@@ -1122,14 +1147,29 @@ int ces_cmd_check(int argc, char **argv)
     }
     if (ec == CES_EXIT_OK) {
         uint32_t v = ces_check_report_verdict(r);
+        const char *stopped = NULL; /* the bound that stopped --dot's picture */
+        char why[CES_ERRMSG_MAX], line[8192] = ""; /* line: the picture's, after --json's */
+        int drawn = CES_EXIT_OK;
 
+        /* what a bound stopped, if it did, before the picture sets errors */
+        snprintf(why, sizeof(why), "%s", ces_ctx_last_error(ctx));
         if (a.json) {
             char *text = NULL;
 
-            if (ces_check_report_json(ctx, r, &text, NULL) == CES_OK)
-                fputs(text, stdout);
-            else
+            /* the picture before the object, which says whether a bound
+             * stopped it (it said "complete":true alone, exit 3) */
+            if (ces_check_report_json(ctx, r, &text, NULL) != CES_OK)
                 ec = ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
+            if (ec == CES_EXIT_OK && a.dot != NULL)
+                drawn = draw(ctx, g, r, a.dot, exit_of(v) == CES_EXIT_DEFECT, &a.o, deadline,
+                             &stopped, line, sizeof(line));
+            if (text != NULL && stopped != NULL) {
+                size_t end = (size_t)(strrchr(text, '}') - text);
+
+                printf("%.*s,\"dot_bound\":\"%s\"%s", (int)end, text, stopped, text + end);
+            } else if (text != NULL) {
+                fputs(text, stdout);
+            }
             ces_free(ctx, text);
         } else if (a.quiet) {
             char buf[64];
@@ -1139,18 +1179,22 @@ int ces_cmd_check(int argc, char **argv)
         } else {
             ec = print_report(ctx, r);
         }
-        if (ec == CES_EXIT_OK && !a.quiet && (v & CES_V_INCOMPLETE) &&
-            *ces_ctx_last_error(ctx) != '\0') {
+        if (ec == CES_EXIT_OK && !a.quiet && (v & CES_V_INCOMPLETE) && why[0] != '\0') {
             fflush(stdout); /* the report first, then why it is incomplete */
-            ces_tool_say("check: %s", ces_ctx_last_error(ctx));
-            if (!a.memory_given && strncmp(ces_ctx_last_error(ctx), "memory bound", 12) == 0)
+            ces_tool_say("check: %s", why);
+            if (!a.memory_given && strncmp(why, "memory bound", 12) == 0)
                 ces_tool_say("check: (the default bound, half of this machine's "
                              "memory; --max-memory sets another, 0 none)");
         }
-        if (ec == CES_EXIT_OK && a.dot != NULL)
-            ec = draw(ctx, g, r, a.dot, exit_of(v) == CES_EXIT_DEFECT, &a.o, deadline);
+        if (line[0] != '\0') { /* --json's picture said after the object, as before */
+            fflush(stdout);
+            ces_tool_say("%s", line);
+        }
+        if (ec == CES_EXIT_OK && a.dot != NULL && !a.json)
+            drawn = draw(ctx, g, r, a.dot, exit_of(v) == CES_EXIT_DEFECT, &a.o, deadline,
+                         &stopped, NULL, 0);
         if (ec == CES_EXIT_OK)
-            ec = exit_of(v);
+            ec = drawn != CES_EXIT_OK ? drawn : exit_of(v);
     }
 out:
     free(a.qmap);

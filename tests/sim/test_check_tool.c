@@ -1955,6 +1955,44 @@ static void test_dot_memory_bound(void **state)
     assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
 }
 
+/* With --json, a picture that a bound stopped is said in the object,
+ * "dot_bound" ("memory" here, "time" for --max-seconds' bound), after
+ * the check's own "complete":true, which the search proved, and the
+ * picture's line after the object, exit 3 as the text's; it said
+ * "complete":true alone, exit 3.  A picture written adds nothing. */
+static void test_dot_bound_json(void **state)
+{
+    char *dir = ces_test_tmpdir(), sch[256], args[640], want[640], *o, *end;
+
+    (void)state;
+    snprintf(sch, sizeof(sch), "%s/w.ces", dir);
+    ces_test_put_file(sch, "cesync 1\nranks 2\nsignal f u32 1\nphase eager x3000\n"
+                           "r* : write f[0] = $i\n");
+    snprintf(args, sizeof(args), "%s --max-memory 1M --json --dot %s/x.dot", sch, dir);
+    assert_int_equal(run(args, &o), 3);
+    assert_non_null(strstr(o, "{\"verdict\":\"OK\",\"bits\":0,\"mode\":\"exhaustive\","
+                              "\"complete\":true,\"proof\":true,"));
+    end = strstr(o, "\"defects\":[]");
+    assert_non_null(end);
+    snprintf(want, sizeof(want), "\"defects\":[],\"dot_bound\":\"memory\"}\ncesync: check: "
+             "--dot %s/x.dot not written: its text and tables would pass the memory bound of "
+             "1.0 MiB\n", dir);
+    assert_string_equal(end, want);
+    free(o);
+    snprintf(args, sizeof(args), "%s --json --dot %s/x.dot", sch, dir);
+    assert_int_equal(run(args, &o), 0);
+    snprintf(want, sizeof(want), "\"defects\":[]}\ncesync: wrote %s/x.dot (the schedule)\n",
+             dir);
+    end = strstr(o, "\"defects\":[]");
+    assert_non_null(end);
+    assert_string_equal(end, want);
+    free(o);
+    snprintf(args, sizeof(args), "%s/x.dot", dir);
+    assert_int_equal(remove(args), 0);
+    assert_int_equal(remove(sch), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* --max-seconds holds a --dot into a named pipe too: one whose reader
  * never reads (it holds the pipe open 20 s) takes the first 64 KiB of the
  * 1.4 MB of dot text and then no more, and one that no reader opens
@@ -2562,6 +2600,7 @@ int main(void)
         cmocka_unit_test(test_dot_fails_after_search),
         cmocka_unit_test(test_dot_time_bound),
         cmocka_unit_test(test_dot_memory_bound),
+        cmocka_unit_test(test_dot_bound_json),
         cmocka_unit_test(test_dot_pipe_time_bound),
         cmocka_unit_test(test_dot_tmpdir_checked_first),
         cmocka_unit_test(test_dot_note_before_search),
