@@ -89,6 +89,15 @@ struct dot_chain {
     size_t wlo, whi, own, end;
 };
 
+/* Of a wait whose replays each need a write of their own (replays_left):
+ * the clock of its first replay's event, and its process's latest write
+ * into its slot before that event (o->w's, SIZE_MAX where none), which
+ * that replay sees or one after. */
+struct dot_first {
+    const uint32_t *x1;
+    size_t f;
+};
+
 /* A pair kept above DOT_MAX_SIGNAL_EDGES pairs within blocks: a wait and
  * one of its nearest writes. */
 struct dot_pair {
@@ -1043,9 +1052,10 @@ static int collect_waits(struct dot_state *st)
  * execution runs (dead: after a wait that nothing it may see lets pass,
  * in its process, link or record, or of a rank's block after one whose
  * last replay has too few writes for a wait that needs a fresh one each
- * replay: replays_left, chain_left, chain_pair), neither as a write nor
- * as a wait; a write before a wait of its slot whose condition it fails
- * (that wait passes only on a later write, or never: slot_overwritten;
+ * replay: replays_left, where the writes that come before its first
+ * replay serve one replay at most, chain_left, chain_pair), neither as a
+ * write nor as a wait; a write before a wait of its slot whose condition
+ * it fails (that wait passes only on a later write, or never: slot_overwritten;
  * or one a wait's replays use up, paired_before); and where a
  * wait passes on another write than an earlier wait of its slot, a write
  * between them that it never sees, it comes after two writes
@@ -1548,6 +1558,13 @@ static void past_add(struct dot_order *o, uint32_t anchor, size_t i)
     }
 }
 
+/* Whether an event of clock c comes after write w: after its every replay
+ * for a later replay's (past_event). */
+static bool first_before(const struct dot_order *o, const uint32_t *c, const struct dot_ow *w)
+{
+    return w->later ? past_event(o, c, w->proc, w->pos) : c[w->proc] > w->pos;
+}
+
 /* How the writes w[ch->wlo..ch->whi) but w[ch->own..ch->end) that a wait
  * of chain ch's conditions (chain_holds), event x of width `width`, may
  * pass on, `have` more counted before them, compare with `need`: a later
@@ -1556,12 +1573,22 @@ static void past_add(struct dot_order *o, uint32_t anchor, size_t i)
  * (past_event).  Fewer (< 0), as many (0: with `raise`, that clock is
  * raised to come after each; with `anchor`, x's event, past_add takes
  * each where one is of a later replay, whose every replay the clocks do
- * not tell) or more (> 0). */
+ * not tell) or more (> 0).  With `first` (replays_left's, where each
+ * replay needs a write of its own), those that come before x's first
+ * replay count as one among them all, the slot's initial 0 (`have`) too,
+ * and none that comes before first->f's write. */
 static int writes_left(struct dot_order *o, const struct ces_graph *g, const struct dot_ev *x,
                        const struct dot_chain *ch, uint32_t width, uint64_t have,
-                       uint64_t need, uint32_t *raise, uint32_t anchor)
+                       uint64_t need, uint32_t *raise, uint32_t anchor,
+                       const struct dot_first *first)
 {
     bool later = false; /* a later replay's counted */
+    bool one = false;   /* one before x's first replay counted */
+
+    if (first != NULL) {
+        one = have > 0 && first->f == SIZE_MAX;
+        have = 0;
+    }
 
     for (int pass = 0; pass < (raise != NULL || (anchor != UINT32_MAX && later) ? 2 : 1);
          pass++) {
@@ -1579,6 +1606,12 @@ static int writes_left(struct dot_order *o, const struct ces_graph *g, const str
                            : order_clock(o, at)[x->proc] > x->pos)))
                 continue;
             later = later || w->later;
+            if (pass == 0 && first != NULL && first_before(o, first->x1, w)) {
+                one = one || first->f == SIZE_MAX ||
+                      !(w->proc == o->w[first->f].proc ? w->pos < o->w[first->f].pos
+                                                       : first_before(o, ow_clock(o, first->f), w));
+                continue;
+            }
             if (pass == 0)
                 have += w->later ? ces_graph_block(g, w->block).reps - 1 : 1;
             else if (raise != NULL)
@@ -1586,6 +1619,8 @@ static int writes_left(struct dot_order *o, const struct ces_graph *g, const str
             else
                 past_add(o, anchor, i);
         }
+        if (pass == 0)
+            have += one;
         if (have != need)
             break;
     }
@@ -1601,7 +1636,10 @@ static int writes_left(struct dot_order *o, const struct ces_graph *g, const str
  * too where a wait of its process and block next to it among that
  * process's waits into the slot passes on no value it passes on (the
  * one's `==` value the other fails), which passes between two replays'
- * waits, on a write after the first's;
+ * waits, on a write after the first's: so no replay but the first sees
+ * a write that comes before the first replay's wait, and none a write
+ * that comes before its process's latest write into the slot before that
+ * wait (dot_first; writes_left counts them so);
  * where such a write is of another of its rank's linked processes, two
  * replays apart (that write of the replay between them comes after the
  * first's wait, before the second's): half of reps, rounded up.  Fewer
@@ -1623,6 +1661,7 @@ static int replays_left(struct dot_order *o, const struct ces_graph *g, const st
     uint64_t reps = ces_graph_block(g, x->ref.block).reps, need = 0;
     size_t xlo, xhi, k;
     struct dot_chain one = {1, {wt->cmp, 0}, {wt->value, 0}, false, lo, hi, hi, hi};
+    struct dot_first first;
     int left;
 
     o->work += hi - lo;
@@ -1649,8 +1688,33 @@ static int replays_left(struct dot_order *o, const struct ces_graph *g, const st
     }
     if (need == 0)
         return 1;
+    if (need == reps) { /* x's first replay: its process's events of the block, the second's after */
+        size_t s = o->off[x->proc], e = o->off[x->proc] + x->pos, end = o->off[x->proc + 1];
+        size_t at = e;
+
+        while (s < e) {
+            size_t mid = s + (e - s) / 2;
+
+            if (o->ev[mid].ref.block < x->ref.block)
+                s = mid + 1;
+            else
+                e = mid;
+        }
+        for (e = at; e < end;) {
+            size_t mid = e + (end - e) / 2;
+
+            if (o->ev[mid].ref.block <= x->ref.block)
+                e = mid + 1;
+            else
+                end = mid;
+        }
+        at -= (e - s) / 2;
+        k = ow_at(o->w, lo, hi, x->proc, (uint32_t)(at - o->off[x->proc]));
+        first.x1 = order_clock(o, at);
+        first.f = k > lo && o->w[k - 1].proc == x->proc ? k - 1 : SIZE_MAX;
+    }
     left = writes_left(o, g, x, &one, width, ces_wait_holds(width, wt->cmp, 0, wt->value) ? 1 : 0,
-                       need, raise, anchor);
+                       need, raise, anchor, need == reps ? &first : NULL);
     if (paired != NULL)
         *paired = left == 0 && 2 * need == reps;
     return left;
@@ -1672,7 +1736,7 @@ static int chain_left(struct dot_order *o, const struct ces_graph *g, size_t e, 
     if (o->need[e] < 2)
         return 1;
     return writes_left(o, g, &o->ev[e], ch, width, ch->init && chain_holds(ch, width, 0) ? 1 : 0,
-                       o->need[e], raise, anchor);
+                       o->need[e], raise, anchor, NULL);
 }
 
 /* Raises clock c of an event of a block after o->spent[r] (rank r's) to

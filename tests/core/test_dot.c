@@ -2649,6 +2649,40 @@ static void test_counter_pairs_first_past(void **state)
                  NULL, (const char *const[]){" -> n2_1_1", NULL}, 46, 1036);
 }
 
+/* A later replay's wait that passes on a write of its own in each replay
+ * (replays_left) counts the writes that come before its first replay as
+ * one among them all, and none of those that come before its process's
+ * latest write into the slot before that replay, which the replay sees
+ * or one after (beside a counter of 46 values, 1081 pairs).  r0 s1
+ * waiting `f >= 1` in a phase replayed twice where r1 writes f 2 twice,
+ * then r0 writing f 1 and waiting `f >= 2` in the next (replayed 4
+ * times), then r0 waiting `f >= 1` and r0 s1 writing f 1: r1's first 2
+ * comes before r0 s1's first wait, so before r0's first 1, and the four
+ * `f >= 2` have three 2s left, so the last phase never runs (cesync check
+ * without the counter: HANG); r0 s1's 1 was drawn to r0's wait.  And r0
+ * s1 writing f 0 and waiting `f == 1` where r1 s1 writes f 1 twice and r0
+ * f 2, in a phase replayed twice, then r0 s1 writing f 0 and waiting `f
+ * >= 1` in the next (3 times), then writing f 1 and waiting `f == 1`: the
+ * first phase's waits take two of r1's four 1s before the next phase's
+ * first 0, which leaves two for its three waits (DEADLOCK); the last
+ * phase's 1 was drawn to its wait. */
+static void test_counter_pairs_later_before(void **state)
+{
+    (void)state;
+    counter_says("phase graph x2\nr0 s1 : wait f[0] >= 1\nr1 : write f[0]@0 = 2\n"
+                 "r1 : write f[0]@0 = 2\nphase graph x4\nr0 : write f[0]@0 = 1\n"
+                 "r0 : wait f[0] >= 2\nphase eager x1\nr0 : wait f[0] >= 1\n"
+                 "r0 s1 : write f[0]@0 = 1\n",
+                 (const char *const[]){"n1_1_0 -> n1_0_0", NULL},
+                 (const char *const[]){" -> n3_0_0", NULL}, 47, 1037);
+    counter_says("phase graph x2\nr0 s1 : write f[0]@0 = 0\nr0 s1 : wait f[0] == 1\n"
+                 "r1 s1 : write f[0]@0 = 1\nr0 : write f[0]@0 = 2\nr1 s1 : write f[0]@0 = 1\n"
+                 "phase graph x3\nr0 s1 : write f[0]@0 = 0\nr0 s1 : wait f[0] >= 1\n"
+                 "phase eager x1\nr0 s1 : write f[0]@0 = 1\nr0 s1 : wait f[0] == 1\n",
+                 (const char *const[]){"n1_1_0 -> n1_0_1", "n1_1_1 -> n1_0_1", NULL},
+                 (const char *const[]){" -> n3_0_1", NULL}, 48, 1036);
+}
+
 /* A graph, its picture drawn without failures, and emit_same's runs. */
 struct dot_want {
     const struct ces_graph *g;
@@ -3453,6 +3487,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_past),
         cmocka_unit_test(test_counter_pairs_later_disjoint),
         cmocka_unit_test(test_counter_pairs_first_past),
+        cmocka_unit_test(test_counter_pairs_later_before),
         cmocka_unit_test(test_counter_pairs_alloc_failures),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_counter_pairs_deadline),
