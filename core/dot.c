@@ -141,10 +141,11 @@ struct dot_order {
     bool *paired;      /* [ranks]: spent[r]'s replays, an even count, pass two by
                         * two on writes that so come before its last replay's
                         * writes of another process that fail it (replays_left) */
-    uint32_t *past;    /* [2 * nproc]: of process p, a wait event whose last replay
-                        * (it, where not of a later replay) comes after every replay
-                        * of p's first past[nproc + p] events (UINT32_MAX: none;
-                        * past_add) */
+    uint32_t *past;    /* [2 * DOT_PAST_FACTS * nproc]: of process p, up to
+                        * DOT_PAST_FACTS wait events (past[p * DOT_PAST_FACTS + j])
+                        * whose last replay (it, where not of a later replay) comes
+                        * after every replay of p's first past[(nproc + p) *
+                        * DOT_PAST_FACTS + j] events (UINT32_MAX: none; past_add) */
     bool *anchored;    /* [events]: a wait whose facts past_add has taken */
     uint32_t *xrun;    /* [nx]: the first of x[i]'s run of waits of its slot and
                         * process, one after another, of its compare and value */
@@ -1084,6 +1085,10 @@ static int collect_waits(struct dot_state *st)
  * on a loaded machine of two shared cores). */
 #define DOT_ORDER_CLOCK_WORK (UINT64_C(1) << 20)
 
+/* At most this many of o->past's facts are kept of each process: one a
+ * wait event that comes after every replay of its first events. */
+#define DOT_PAST_FACTS 4
+
 /* Writes by slot alone. */
 static int cmp_ow_slot(const void *x, const void *y)
 {
@@ -1230,12 +1235,20 @@ static bool past_wait(const struct dot_order *o, const uint32_t *c, uint32_t a)
 }
 
 /* How many of process p's first events an event of clock c comes after
- * every replay of by o->past: those whose every replay o->past's wait for
- * p comes before, its last replay for a later replay's (past_add), where
- * c comes after it (past_wait); else 0. */
+ * every replay of by o->past: the most of those whose every replay one of
+ * o->past's waits for p comes before, its last replay for a later
+ * replay's (past_add), where c comes after it (past_wait); else 0. */
 static uint32_t past_count(const struct dot_order *o, const uint32_t *c, uint32_t p)
 {
-    return o->past[p] != UINT32_MAX && past_wait(o, c, o->past[p]) ? o->past[o->nproc + p] : 0;
+    const uint32_t *a = &o->past[(size_t)p * DOT_PAST_FACTS];
+    const uint32_t *k = &o->past[((size_t)o->nproc + p) * DOT_PAST_FACTS];
+    uint32_t most = 0;
+
+    for (uint32_t j = 0; j < DOT_PAST_FACTS && a[j] != UINT32_MAX; j++) {
+        if (k[j] > most && past_wait(o, c, a[j]))
+            most = k[j];
+    }
+    return most;
 }
 
 /* Whether an event of clock c comes after every replay of process p's
@@ -1243,9 +1256,7 @@ static uint32_t past_count(const struct dot_order *o, const uint32_t *c, uint32_
  * by o->past (past_count). */
 static bool past_event(const struct dot_order *o, const uint32_t *c, uint32_t p, uint32_t pos)
 {
-    return past_block(o, c, p, o->ev[o->off[p] + pos].ref.block) ||
-           (o->past[p] != UINT32_MAX && pos < o->past[o->nproc + p] &&
-            past_wait(o, c, o->past[p]));
+    return past_block(o, c, p, o->ev[o->off[p] + pos].ref.block) || pos < past_count(o, c, p);
 }
 
 /* Whether write w[i] into `slot` (width `width`) comes before a write of
@@ -1311,14 +1322,19 @@ static bool spent_before(const struct dot_order *o, const struct ces_graph *g,
 }
 
 /* Whether the last replay of wait x, of a later replay (dot_ow.later),
- * comes after every replay of write l: where o->past's wait for l's
- * process is of x's process and replay, at or before x. */
+ * comes after every replay of write l: where one of o->past's waits for
+ * l's process is of x's process and replay, at or before x. */
 static bool last_past(const struct dot_order *o, const struct dot_ow *x, const struct dot_ow *l)
 {
-    uint32_t a = o->past[l->proc];
+    const uint32_t *a = &o->past[(size_t)l->proc * DOT_PAST_FACTS];
+    const uint32_t *k = &o->past[((size_t)o->nproc + l->proc) * DOT_PAST_FACTS];
 
-    return x->later && a != UINT32_MAX && l->pos < o->past[o->nproc + l->proc] &&
-           o->ev[a].proc == x->proc && o->ev[a].ref.block == x->block && o->ev[a].pos <= x->pos;
+    for (uint32_t j = 0; x->later && j < DOT_PAST_FACTS && a[j] != UINT32_MAX; j++) {
+        if (l->pos < k[j] && o->ev[a[j]].proc == x->proc && o->ev[a[j]].ref.block == x->block &&
+            o->ev[a[j]].pos <= x->pos)
+            return true;
+    }
+    return false;
 }
 
 /* The first of process q's writes w[lo..hi) (one slot's, in place order)
@@ -1544,16 +1560,21 @@ static void after_write(const struct dot_order *o, size_t i, uint32_t *c)
 
 /* Takes the fact that the last replay of wait event `anchor` (it, where
  * not of a later replay) comes after every replay of write w[i] (one of
- * those its replays use up, so of its process's events before it too) where o->past has none for w[i]'s
- * process, or one of that wait's. */
+ * those its replays use up, so of its process's events before it too):
+ * raising that wait's fact for w[i]'s process, or taking a fact of its
+ * own where fewer than DOT_PAST_FACTS are kept. */
 static void past_add(struct dot_order *o, uint32_t anchor, size_t i)
 {
     const struct dot_ow *w = &o->w[i];
-    uint32_t *a = &o->past[w->proc], *k = &o->past[o->nproc + w->proc];
+    uint32_t *a = &o->past[(size_t)w->proc * DOT_PAST_FACTS];
+    uint32_t *k = &o->past[((size_t)o->nproc + w->proc) * DOT_PAST_FACTS];
+    uint32_t j = 0;
 
-    if (*a == UINT32_MAX || (*a == anchor && *k <= w->pos)) {
-        *a = anchor;
-        *k = w->pos + 1;
+    while (j < DOT_PAST_FACTS && a[j] != UINT32_MAX && a[j] != anchor)
+        j++;
+    if (j < DOT_PAST_FACTS && (a[j] == UINT32_MAX || k[j] <= w->pos)) {
+        a[j] = anchor;
+        k[j] = w->pos + 1;
         o->changed = true;
     }
 }
@@ -2484,7 +2505,8 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->spent = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->spent));
             o->exact = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->exact));
             o->paired = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->paired));
-            o->past = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->past));
+            o->past = ces_malloc(st->ctx, 2 * DOT_PAST_FACTS * (size_t)o->nproc *
+                                          sizeof(*o->past));
             o->anchored = ces_malloc(st->ctx, total * sizeof(*o->anchored));
             o->xrun = ces_malloc(st->ctx, total * sizeof(*o->xrun));
             o->two = ces_malloc(st->ctx, 4 * (size_t)o->nproc * sizeof(*o->two));
@@ -2513,7 +2535,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             memset(o->dead, 0, total * sizeof(*o->dead));
             memset(o->linked, 0, (size_t)o->nproc * sizeof(*o->linked));
             memset(o->anchored, 0, total * sizeof(*o->anchored));
-            for (uint32_t q = 0; q < o->nproc; q++)
+            for (size_t q = 0; q < (size_t)o->nproc * DOT_PAST_FACTS; q++)
                 o->past[q] = UINT32_MAX;
             for (uint32_t r = 0; r < g->ranks; r++) {
                 o->cut[r] = o->spent[r] = UINT32_MAX;

@@ -2683,6 +2683,28 @@ static void test_counter_pairs_later_before(void **state)
                  (const char *const[]){" -> n3_0_1", NULL}, 48, 1036);
 }
 
+/* The order keeps up to DOT_PAST_FACTS facts of each process that a wait
+ * comes after every replay of its first events, where it kept the first
+ * one taken (beside a counter of 46 values, 1081 pairs).  r0 s1 waiting
+ * `f >= 1`, writing f 1 and waiting `f >= 2` in a phase replayed 3 times
+ * where r1 writes f 1, then r0 writing f 1 and waiting `f >= 2` in the
+ * next (replayed 3 times) where r1 writes f 2: the first phase's three `f
+ * >= 2` take r1's three 2s, so the next phase, after its last replay,
+ * comes after every one, and its waits, each after a 1 of their own, have
+ * none left (cesync check without the counter: HANG); r1's 2 was drawn to
+ * r0's wait, the fact of r1's 2s that the next phase's wait took, its
+ * process's events looked at first, standing for r1 in place of the
+ * first phase's. */
+static void test_counter_pairs_past_facts(void **state)
+{
+    (void)state;
+    counter_says("phase graph x3\nr0 s1 : wait f[0] >= 1\nr0 s1 : write f[0]@0 = 1\n"
+                 "r1 : write f[0]@0 = 1\nr0 s1 : wait f[0] >= 2\nphase graph x3\n"
+                 "r0 : write f[0]@0 = 1\nr1 : write f[0]@0 = 2\nr0 : wait f[0] >= 2\n",
+                 (const char *const[]){"n1_1_0 -> n1_0_0", NULL},
+                 (const char *const[]){" -> n2_0_1", NULL}, 47, 1037);
+}
+
 /* A graph, its picture drawn without failures, and emit_same's runs. */
 struct dot_want {
     const struct ces_graph *g;
@@ -3488,6 +3510,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_disjoint),
         cmocka_unit_test(test_counter_pairs_first_past),
         cmocka_unit_test(test_counter_pairs_later_before),
+        cmocka_unit_test(test_counter_pairs_past_facts),
         cmocka_unit_test(test_counter_pairs_alloc_failures),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_counter_pairs_deadline),
