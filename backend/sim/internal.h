@@ -164,9 +164,16 @@ struct sim_model {
     /* state layout, in 32-bit words */
     uint32_t seg_w;              /* words per segment: SEG_READS + nproc */
     /* flags, pc, the two sums that stand for the rest in the hash, values,
-     * process clocks, record clocks, slot clocks (the clocks last: the
-     * bulk) */
-    size_t w_pc, w_val, w_pclk, w_hsum, w_rclk, w_sclk, w_fixed;
+     * process clocks, slot clocks (the clocks last: the bulk); the record
+     * clocks lie apart, in pages (struct sim_rdir) */
+    size_t w_pc, w_val, w_pclk, w_hsum, w_sclk, w_fixed;
+    uint32_t rpage;              /* record clocks per page (of nproc words each) */
+    uint32_t rdir;               /* pages per directory */
+    uint32_t nrdir;              /* directories of a state (0: no record clock) */
+    uint32_t *rzero;             /* [nproc] zeros: the clock of a page never written */
+    size_t *rheld;               /* the bytes of the pages and directories that
+                                    states hold (each counted once, however many
+                                    states share it) */
     size_t bytes;                /* memory held by the model */
     /* the memory bound while building (opts->max_memory, 0 = none), the
      * bytes one state will take at least (kept free under the bound), and
@@ -212,9 +219,28 @@ struct sim_map {
     bool dirty;
 };
 
-/* A state value: fixed words + one interval map per (rank, buffer). */
+/* The record clocks of a state (m->nrec of nproc words each: an awaited
+ * record's, a link's snapshot), each written once in an execution,
+ * are kept in pages of m->rpage clocks, m->rdir pages to a directory,
+ * which states share until one of them writes (copy on write: a page or
+ * directory held by more than one state is copied before a write); a NULL
+ * directory or page holds zeros.  Their words enter the hash as if they
+ * followed the fixed words, clock x at w_fixed + x * nproc. */
+struct sim_rpage {
+    uint32_t refs; /* the directories holding it */
+    uint32_t w[];  /* [rpage * nproc] */
+};
+struct sim_rdir {
+    uint32_t refs;            /* the states holding it */
+    struct sim_rpage *page[]; /* [rdir] */
+};
+
+/* A state value: fixed words + the record clocks + one interval map per
+ * (rank, buffer). */
 struct sim_state {
-    uint32_t *w; /* [w_fixed] flags, pc, values, clocks */
+    uint32_t *w; /* [w_fixed] flags, pc, values, process and slot clocks */
+    struct sim_rdir **rd; /* [nrdir] record clocks (NULL: zeros; the table NULL
+                             where nrdir is 0) */
     struct sim_map *maps; /* [nmaps] */
 };
 
@@ -260,7 +286,16 @@ static inline uint64_t ces_sim_op_iter(const struct sim_model *m, const struct s
 }
 #define SIM_PCLK(m, s, p) ((s)->w + (m)->w_pclk + (size_t)(p) * (m)->nproc)
 #define SIM_SCLK(m, s, x) ((s)->w + (m)->w_sclk + (size_t)(x) * (m)->nproc)
-#define SIM_RCLK(m, s, x) ((s)->w + (m)->w_rclk + (size_t)(x) * (m)->nproc)
+/* Record clock x of s (read only). */
+static inline const uint32_t *ces_sim_rclk(const struct sim_model *m, const struct sim_state *s,
+                                           uint32_t x)
+{
+    uint32_t pg = x / m->rpage;
+    const struct sim_rdir *d = s->rd[pg / m->rdir];
+    const struct sim_rpage *page = d != NULL ? d->page[pg % m->rdir] : NULL;
+
+    return page != NULL ? page->w + (size_t)(x % m->rpage) * m->nproc : m->rzero;
+}
 
 /* Process status at a state. */
 enum sim_status {
@@ -363,7 +398,13 @@ int ces_sim_state_init_by(const struct sim_model *m, struct sim_state *s, double
 int ces_sim_state_copy(const struct sim_model *m, struct sim_state *dst,
                        const struct sim_state *src);
 void ces_sim_state_free(const struct sim_model *m, struct sim_state *s);
+/* The bytes s holds of its own: its fixed words, directory table and maps
+ * (the record clocks' pages and directories, shared, are *m->rheld). */
 size_t ces_sim_state_bytes(const struct sim_model *m, const struct sim_state *s);
+/* Record clock x of s made writable (its page and directory its own, copied
+ * where shared, made where none is): the clock's words, or NULL where memory
+ * ran out.  The words so written bypass the hash's sums (for tests). */
+uint32_t *ces_sim_rclk_own(const struct sim_model *m, struct sim_state *s, uint32_t x);
 /* The same fingerprint computed from scratch, ignoring every cached value
  * (for tests of the caches). */
 void ces_sim_state_hash_full(const struct sim_model *m, const struct sim_state *s,

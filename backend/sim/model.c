@@ -53,27 +53,49 @@ void ces_sim_fmt_bytes(char *buf, size_t size, uint64_t b)
         snprintf(buf, size, "%" PRIu64 " B", b);
 }
 
-/* The fixed words of a state with nrec awaited records: flags, pc, values,
- * process clocks, the hash sums, record clocks, slot clocks (the layout
- * ces_sim_model_build sets; saturating, to size a state before it exists). */
-static size_t fixed_words(const struct sim_model *m, uint32_t nrec)
+/* The fixed words of a state: flags, pc, values, process clocks, the hash
+ * sums, slot clocks (the layout ces_sim_model_build sets; saturating, to
+ * size a state before it exists). */
+static size_t fixed_words(const struct sim_model *m)
 {
     size_t P = m->nproc, w = 1 + 4;
 
     w = sat_add(w, P);
     w = sat_add(w, sat_mul(2, m->nslots));
     w = sat_add(w, sat_mul(P, P));
-    w = sat_add(w, sat_mul(nrec, P));
     return sat_add(w, sat_mul(m->nslots, P));
 }
 
-/* What ces_sim_state_init allocates for `words` fixed words (state.c): the
- * words, the map headers, and 4 segments for the map of every non-empty
- * buffer of every rank. */
-static size_t state_bytes(const struct sim_model *m, size_t words)
+/* The words of a record clocks' page, at least one clock's, and the pages of
+ * a directory at most (struct sim_rdir: 4 KiB of pointers). */
+#define RCLK_PAGE_WORDS 1024
+#define RCLK_DIR_PAGES 512
+
+/* The pages of nrec record clocks: clocks per page, pages per directory,
+ * directories (none for no clock). */
+static void rclk_layout(const struct sim_model *m, uint32_t nrec, uint32_t *rpage,
+                        uint32_t *rdir, uint32_t *nrdir)
+{
+    uint32_t per = m->nproc < RCLK_PAGE_WORDS ? RCLK_PAGE_WORDS / m->nproc : 1;
+    uint32_t pages;
+
+    *rpage = nrec < per ? (nrec > 0 ? nrec : 1) : per;
+    pages = nrec / *rpage + (nrec % *rpage != 0);
+    *rdir = pages < RCLK_DIR_PAGES ? (pages > 0 ? pages : 1) : RCLK_DIR_PAGES;
+    *nrdir = pages / *rdir + (pages % *rdir != 0);
+}
+
+/* What ces_sim_state_init allocates for `words` fixed words and nrec record
+ * clocks (state.c): the words, the record clocks' directory table (its
+ * pages none yet), the map headers, and 4 segments for the map of every
+ * non-empty buffer of every rank. */
+static size_t state_bytes(const struct sim_model *m, size_t words, uint32_t nrec)
 {
     size_t b = sat_mul(words, sizeof(uint32_t)), nonempty = 0;
+    uint32_t rpage, rdir, nrdir;
 
+    rclk_layout(m, nrec, &rpage, &rdir, &nrdir);
+    b = sat_add(b, (size_t)nrdir * sizeof(struct sim_rdir *));
     b = sat_add(b, sat_mul(m->nmaps ? m->nmaps : 1, sizeof(struct sim_map)));
     for (uint32_t i = 0; i < m->nbuf; i++)
         nonempty += m->buf_size[i] != 0;
@@ -83,7 +105,7 @@ static size_t state_bytes(const struct sim_model *m, size_t words)
 
 size_t ces_sim_state_init_bytes(const struct sim_model *m)
 {
-    return state_bytes(m, m->w_fixed);
+    return state_bytes(m, m->w_fixed, m->nrec);
 }
 
 /* Whether `more` bytes fit under the memory bound next to the model and
@@ -245,6 +267,8 @@ void ces_sim_model_destroy(struct sim_model *m)
     ces_free(ctx, m->links);
     ces_free(ctx, m->runs);
     ces_free(ctx, m->buf_size);
+    ces_free(ctx, m->rzero);
+    ces_free(ctx, m->rheld);
     ces_free(ctx, m);
 }
 
@@ -1331,7 +1355,7 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     /* The slots set the size of a state (values and a vector clock each) and
      * of the model's slot tables: refuse a bound they cannot fit in before
      * allocating either. */
-    m->reserve = state_bytes(m, fixed_words(m, 0));
+    m->reserve = state_bytes(m, fixed_words(m), 0);
     if (!fits(m, sat_mul(m->nslots, 4 * sizeof(uint32_t) + sizeof(struct ces_slot)))) {
         rc = CES_ERR_NOMEM;
         goto fail;
@@ -1372,7 +1396,7 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     rc = number_records(m);
     if (rc != CES_OK)
         goto fail;
-    m->reserve = state_bytes(m, fixed_words(m, m->nrec));
+    m->reserve = state_bytes(m, fixed_words(m), m->nrec);
     rc = index_slots(m);
     if (rc != CES_OK)
         goto fail;
@@ -1387,10 +1411,16 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     m->w_hsum = m->w_pc + m->nproc;
     m->w_val = m->w_hsum + 4;
     m->w_pclk = m->w_val + 2 * (size_t)m->nslots;
-    m->w_rclk = m->w_pclk + (size_t)m->nproc * m->nproc;
-    m->w_sclk = m->w_rclk + (size_t)m->nrec * m->nproc;
+    m->w_sclk = m->w_pclk + (size_t)m->nproc * m->nproc;
     m->w_fixed = m->w_sclk + (size_t)m->nslots * m->nproc;
-    assert(m->w_fixed == fixed_words(m, m->nrec));
+    assert(m->w_fixed == fixed_words(m));
+    rclk_layout(m, m->nrec, &m->rpage, &m->rdir, &m->nrdir);
+    m->rzero = zalloc(m, m->nproc, sizeof(uint32_t));
+    m->rheld = zalloc(m, 1, sizeof(size_t));
+    if (m->rzero == NULL || m->rheld == NULL) {
+        rc = nomem(ctx);
+        goto fail;
+    }
     m->limit = 0; /* built: the search keeps the bounds and the progress from here */
     m->deadline = 0;
     m->progress = NULL;

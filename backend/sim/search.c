@@ -184,7 +184,7 @@ struct search {
      * exhaustive search made it (a second one would pass the bounds that
      * stopped the search): init_seen once taken, init_cycle its answer */
     bool init_seen, init_cycle;
-    char why[320];  /* what the memory bound refused ("" otherwise) */
+    char why[384];  /* what the memory bound refused ("" otherwise) */
     int rc;
 };
 
@@ -195,7 +195,7 @@ double ces_sim_progress_every(const struct ces_check_opts *o)
 
 static size_t mem_now(const struct search *S)
 {
-    return S->m->bytes + S->scratch_bytes + S->tabcap * 2 * sizeof(uint64_t) +
+    return S->m->bytes + *S->m->rheld + S->scratch_bytes + S->tabcap * 2 * sizeof(uint64_t) +
            S->capframes * (sizeof(struct frame) + S->m->nproc * sizeof(uint32_t)) +
            (S->nalloc + (S->tmp.w != NULL)) * S->frame_bytes +
            (S->trace.cap + S->strace.cap) * sizeof(uint32_t);
@@ -205,7 +205,7 @@ static size_t mem_now(const struct search *S)
  * search as it stands) needs `more` bytes next to those held. */
 static void memory_bound(struct search *S, size_t held, const char *what, size_t more)
 {
-    char bound[24], need[24], have[24], model[24], tab[24], frame[24];
+    char bound[24], need[24], have[24], model[24], tab[24], frame[24], pages[64] = "";
     size_t copies = S->nalloc + (S->tmp.w != NULL);
 
     if (held > S->stats.peak_memory)
@@ -220,18 +220,24 @@ static void memory_bound(struct search *S, size_t held, const char *what, size_t
     ces_sim_fmt_bytes(model, sizeof(model), S->m->bytes);
     ces_sim_fmt_bytes(tab, sizeof(tab), S->tabcap * 2 * sizeof(uint64_t));
     ces_sim_fmt_bytes(frame, sizeof(frame), S->frame_bytes);
+    if (*S->m->rheld > 0) {
+        char held_pages[24];
+
+        ces_sim_fmt_bytes(held_pages, sizeof(held_pages), *S->m->rheld);
+        snprintf(pages, sizeof(pages), " and their record clocks' pages %s", held_pages);
+    }
     if (what != NULL)
         snprintf(S->why, sizeof(S->why),
                  "memory bound %s reached after %" PRIu64 " states: %s needs %s next to the "
-                 "%s held (the model %s, the visited set %s, %zu state%s of %s)",
+                 "%s held (the model %s, the visited set %s, %zu state%s of %s%s)",
                  bound, S->stats.states, what, need, have, model, tab, copies,
-                 ces_plural(copies), frame);
+                 ces_plural(copies), frame, pages);
     else
         snprintf(S->why, sizeof(S->why),
                  "memory bound %s reached after %" PRIu64 " states: the search holds %s (the "
-                 "model %s, the visited set %s, %zu state%s of %s)",
+                 "model %s, the visited set %s, %zu state%s of %s%s)",
                  bound, S->stats.states, have, model, tab, copies, ces_plural(copies),
-                 frame);
+                 frame, pages);
 }
 
 /* Whether `more` bytes fit under the memory bound next to the `held`. */
@@ -263,11 +269,13 @@ static bool fits(struct search *S, size_t more, const char *what)
  * horizons) at about a word a nanosecond, so a transition may cost that much:
  * about 2^20 words of such work pass between readings, so that the time
  * bound holds within milliseconds even when one state is hundreds of MiB,
- * and small states read the clock every 256 transitions only.  Random
- * executions and replays step without copying or hashing. */
+ * and small states read the clock every 256 transitions only.  The record
+ * clocks count too: a copy shares their pages, but the step where the last
+ * conflicting access ends takes every word of them out of the hash's sums.
+ * Random executions and replays step without copying or hashing. */
 static uint64_t tick_max(const struct sim_model *m, bool exhaustive)
 {
-    size_t words = m->w_fixed + (size_t)m->nproc * m->nproc;
+    size_t words = m->w_fixed + (size_t)m->nrec * m->nproc + (size_t)m->nproc * m->nproc;
     uint64_t n = 256;
 
     while (exhaustive && n > 1 && n * words > (UINT64_C(1) << 20))
@@ -1810,9 +1818,9 @@ static bool sealed(const struct search *S, const struct sim_state *st, uint32_t 
         if (o->cls == SIM_C_WRITE && SIM_SCLK(m, st, o->slot)[r] >= e)
             return false;
         if (o->op->kind == CES_OP_RECORD && o->aux != SIM_NONE &&
-            SIM_RCLK(m, st, o->aux)[r] >= e)
+            ces_sim_rclk(m, st, o->aux)[r] >= e)
             return false;
-        if (o->snap != SIM_NONE && SIM_RCLK(m, st, o->snap)[r] >= e &&
+        if (o->snap != SIM_NONE && ces_sim_rclk(m, st, o->snap)[r] >= e &&
             (S->rd_proc[o->snap] != p || S->rd_pos[o->snap] <= i))
             return false;
     }

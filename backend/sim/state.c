@@ -2,13 +2,15 @@
  * backend/sim/state.c - the checker's state value and its step function.
  *
  * A state is a plain value: fixed words (flags, program counters, slot
- * values, the vector clock of every slot's last write, of every process and
- * of every awaited record instance) plus one interval map per (rank, buffer)
- * whose segments carry the bytes' provenance (rank, buffer, offset,
- * generation) and their access history (last writer epoch, read epochs per
- * process).  Everything that can influence a future verdict is in it, so two
- * equal states have equal futures; it is copied, hashed and compared as
- * words.  Races are found by happens-before over these clocks (see
+ * values, the vector clock of every slot's last write and of every
+ * process), the record clocks (of every awaited record instance and every
+ * link's snapshot: pages that copies share until one of them writes) and
+ * one interval map per (rank, buffer) whose segments carry the bytes'
+ * provenance (rank, buffer, offset, generation) and their access history
+ * (last writer epoch, read epochs per process).  Everything that can
+ * influence a future verdict is in it, so two equal states have equal
+ * futures; it is copied (the record clocks' pages shared), hashed and
+ * compared as words.  Races are found by happens-before over these clocks (see
  * docs/SEMANTICS.md), so the verdict does not depend on the order in which
  * independent steps were interleaved.
  */
@@ -50,6 +52,108 @@ static int map_reserve(const struct sim_model *m, struct sim_map *mp, uint32_t n
     return CES_OK;
 }
 
+/* --- record clocks ------------------------------------------------------- */
+
+static size_t rpage_bytes(const struct sim_model *m)
+{
+    return sizeof(struct sim_rpage) + (size_t)m->rpage * m->nproc * sizeof(uint32_t);
+}
+
+static size_t rdir_bytes(const struct sim_model *m)
+{
+    return sizeof(struct sim_rdir) + (size_t)m->rdir * sizeof(struct sim_rpage *);
+}
+
+static void rpage_drop(const struct sim_model *m, struct sim_rpage *pg)
+{
+    if (pg != NULL && --pg->refs == 0) {
+        *m->rheld -= rpage_bytes(m);
+        ces_free(m->ctx, pg);
+    }
+}
+
+static void rdir_drop(const struct sim_model *m, struct sim_rdir *d)
+{
+    if (d != NULL && --d->refs == 0) {
+        for (uint32_t i = 0; i < m->rdir; i++)
+            rpage_drop(m, d->page[i]);
+        *m->rheld -= rdir_bytes(m);
+        ces_free(m->ctx, d);
+    }
+}
+
+uint32_t *ces_sim_rclk_own(const struct sim_model *m, struct sim_state *s, uint32_t x)
+{
+    uint32_t pg = x / m->rpage, di = pg / m->rdir, pi = pg % m->rdir;
+    struct sim_rdir *d = s->rd[di];
+    struct sim_rpage *page;
+
+    if (d == NULL || d->refs > 1) {
+        struct sim_rdir *c = ces_malloc(m->ctx, rdir_bytes(m));
+
+        if (c == NULL)
+            return NULL;
+        c->refs = 1;
+        for (uint32_t i = 0; i < m->rdir; i++) {
+            c->page[i] = d != NULL ? d->page[i] : NULL;
+            if (c->page[i] != NULL)
+                c->page[i]->refs++;
+        }
+        *m->rheld += rdir_bytes(m);
+        if (d != NULL)
+            d->refs--; /* (another state still holds it) */
+        s->rd[di] = d = c;
+    }
+    page = d->page[pi];
+    if (page == NULL || page->refs > 1) {
+        struct sim_rpage *c = ces_malloc(m->ctx, rpage_bytes(m));
+        size_t words = (size_t)m->rpage * m->nproc;
+
+        if (c == NULL)
+            return NULL;
+        c->refs = 1;
+        if (page != NULL) {
+            memcpy(c->w, page->w, words * sizeof(uint32_t));
+            page->refs--;
+        } else {
+            memset(c->w, 0, words * sizeof(uint32_t));
+        }
+        *m->rheld += rpage_bytes(m);
+        d->page[pi] = page = c;
+    }
+    return page->w + (size_t)(x % m->rpage) * m->nproc;
+}
+
+/* Every record clock 0: s holds no page. */
+static void rclk_drop_all(const struct sim_model *m, struct sim_state *s)
+{
+    for (uint32_t i = 0; i < m->nrdir; i++) {
+        rdir_drop(m, s->rd[i]);
+        s->rd[i] = NULL;
+    }
+}
+
+/* The fixed words, directory table and map headers of an empty s. */
+static int state_alloc(const struct sim_model *m, struct sim_state *s)
+{
+    s->w = ces_malloc(m->ctx, m->w_fixed * sizeof(uint32_t));
+    s->rd = m->nrdir ? ces_malloc(m->ctx, m->nrdir * sizeof(struct sim_rdir *)) : NULL;
+    s->maps = ces_malloc(m->ctx, (m->nmaps ? m->nmaps : 1) * sizeof(struct sim_map));
+    if (s->w == NULL || (s->rd == NULL && m->nrdir > 0) || s->maps == NULL) {
+        ces_free(m->ctx, s->w);
+        ces_free(m->ctx, s->rd);
+        ces_free(m->ctx, s->maps);
+        s->w = NULL;
+        s->rd = NULL;
+        s->maps = NULL;
+        return CES_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < m->nrdir; i++)
+        s->rd[i] = NULL;
+    memset(s->maps, 0, (m->nmaps ? m->nmaps : 1) * sizeof(struct sim_map));
+    return CES_OK;
+}
+
 /* The words ces_sim_state_init clears between two readings of the clock:
  * 1 MiB, a millisecond or so where its pages are touched the first time. */
 #define INIT_WORDS_PER_LOOK ((size_t)1 << 18)
@@ -62,16 +166,8 @@ int ces_sim_state_init(const struct sim_model *m, struct sim_state *s)
 int ces_sim_state_init_by(const struct sim_model *m, struct sim_state *s, double deadline)
 {
     memset(s, 0, sizeof(*s));
-    s->w = ces_malloc(m->ctx, m->w_fixed * sizeof(uint32_t));
-    s->maps = ces_malloc(m->ctx, (m->nmaps ? m->nmaps : 1) * sizeof(struct sim_map));
-    if (s->w == NULL || s->maps == NULL) {
-        ces_free(m->ctx, s->w);
-        ces_free(m->ctx, s->maps);
-        s->w = NULL;
-        s->maps = NULL;
+    if (state_alloc(m, s) != CES_OK)
         return CES_ERR_NOMEM;
-    }
-    memset(s->maps, 0, (m->nmaps ? m->nmaps : 1) * sizeof(struct sim_map));
     for (size_t at = 0; at < m->w_fixed; at += INIT_WORDS_PER_LOOK) {
         size_t n = m->w_fixed - at < INIT_WORDS_PER_LOOK ? m->w_fixed - at : INIT_WORDS_PER_LOOK;
 
@@ -113,28 +209,30 @@ void ces_sim_state_free(const struct sim_model *m, struct sim_state *s)
         for (uint32_t i = 0; i < m->nmaps; i++)
             ces_free(m->ctx, s->maps[i].seg);
     }
+    if (s->rd != NULL)
+        rclk_drop_all(m, s);
     ces_free(m->ctx, s->maps);
+    ces_free(m->ctx, s->rd);
     ces_free(m->ctx, s->w);
     s->maps = NULL;
+    s->rd = NULL;
     s->w = NULL;
 }
 
 int ces_sim_state_copy(const struct sim_model *m, struct sim_state *dst,
                        const struct sim_state *src)
 {
-    if (dst->w == NULL) {
-        dst->w = ces_malloc(m->ctx, m->w_fixed * sizeof(uint32_t));
-        dst->maps = ces_malloc(m->ctx, (m->nmaps ? m->nmaps : 1) * sizeof(struct sim_map));
-        if (dst->w == NULL || dst->maps == NULL) {
-            ces_free(m->ctx, dst->w);
-            ces_free(m->ctx, dst->maps);
-            dst->w = NULL;
-            dst->maps = NULL;
-            return CES_ERR_NOMEM;
-        }
-        memset(dst->maps, 0, (m->nmaps ? m->nmaps : 1) * sizeof(struct sim_map));
-    }
+    if (dst->w == NULL && state_alloc(m, dst) != CES_OK)
+        return CES_ERR_NOMEM;
     memcpy(dst->w, src->w, m->w_fixed * sizeof(uint32_t));
+    for (uint32_t i = 0; i < m->nrdir; i++) {
+        if (dst->rd[i] == src->rd[i])
+            continue;
+        rdir_drop(m, dst->rd[i]);
+        dst->rd[i] = src->rd[i];
+        if (dst->rd[i] != NULL)
+            dst->rd[i]->refs++;
+    }
     for (uint32_t i = 0; i < m->nmaps; i++) {
         if (map_reserve(m, &dst->maps[i], src->maps[i].n) != CES_OK)
             return CES_ERR_NOMEM;
@@ -151,7 +249,8 @@ int ces_sim_state_copy(const struct sim_model *m, struct sim_state *dst,
 
 size_t ces_sim_state_bytes(const struct sim_model *m, const struct sim_state *s)
 {
-    size_t b = m->w_fixed * sizeof(uint32_t) + m->nmaps * sizeof(struct sim_map);
+    size_t b = m->w_fixed * sizeof(uint32_t) + m->nmaps * sizeof(struct sim_map) +
+               m->nrdir * sizeof(struct sim_rdir *);
 
     for (uint32_t i = 0; i < m->nmaps; i++)
         b += (size_t)s->maps[i].cap * m->seg_w * sizeof(uint32_t);
@@ -203,12 +302,11 @@ static uint64_t term(uint64_t i, uint32_t v, uint64_t key)
 #define SUM_KEY0 UINT64_C(0x452821E638D01377)
 #define SUM_KEY1 UINT64_C(0xBE5466CF34E90C6C)
 
-/* Stores src[0, n) at words [i, i + n) (from w_val on), keeping the sums in
- * step; src NULL: zeros. */
-static void words_set(const struct sim_model *m, struct sim_state *s, size_t i,
+/* Stores src[0, n) at c[0, n), the words of s that the hash takes at
+ * [i, i + n) (from w_val on), keeping the sums in step; src NULL: zeros. */
+static void words_put(const struct sim_model *m, struct sim_state *s, size_t i, uint32_t *c,
                       const uint32_t *src, size_t n)
 {
-    uint32_t *c = s->w + i;
     uint32_t *hs = s->w + m->w_hsum;
     uint64_t h0, h1;
 
@@ -234,6 +332,30 @@ static void words_set(const struct sim_model *m, struct sim_state *s, size_t i,
     wr64(hs + 2, h1);
 }
 
+/* Stores src[0, n) at fixed words [i, i + n) (from w_val on); src NULL:
+ * zeros. */
+static void words_set(const struct sim_model *m, struct sim_state *s, size_t i,
+                      const uint32_t *src, size_t n)
+{
+    words_put(m, s, i, s->w + i, src, n);
+}
+
+/* Stores src as record clock x, its page made s's own where it changes
+ * (CES_ERR_NOMEM where memory ran out). */
+static int rclk_set(const struct sim_model *m, struct sim_state *s, uint32_t x,
+                    const uint32_t *src)
+{
+    uint32_t *w;
+
+    if (memcmp(ces_sim_rclk(m, s, x), src, m->nproc * sizeof(uint32_t)) == 0)
+        return CES_OK;
+    w = ces_sim_rclk_own(m, s, x);
+    if (w == NULL)
+        return CES_ERR_NOMEM;
+    words_put(m, s, m->w_fixed + (size_t)x * m->nproc, w, src, m->nproc);
+    return CES_OK;
+}
+
 static void value_set(const struct sim_model *m, struct sim_state *s, uint32_t x, uint64_t v)
 {
     uint32_t w[2] = {(uint32_t)v, (uint32_t)(v >> 32)};
@@ -256,6 +378,15 @@ void ces_sim_state_hash_full(const struct sim_model *m, const struct sim_state *
     for (size_t i = m->w_val; i < m->w_fixed; i++) {
         h0 += term(i, s->w[i], SUM_KEY0);
         h1 += term(i, s->w[i], SUM_KEY1);
+    }
+    for (uint32_t x = 0; x < m->nrec; x++) {
+        const uint32_t *c = ces_sim_rclk(m, s, x);
+        size_t i = m->w_fixed + (size_t)x * m->nproc;
+
+        for (uint32_t j = 0; j < m->nproc; j++) {
+            h0 += term(i + j, c[j], SUM_KEY0);
+            h1 += term(i + j, c[j], SUM_KEY1);
+        }
     }
     memcpy(pre, s->w, m->w_val * sizeof(uint32_t));
     wr64(pre + m->w_hsum, h0);
@@ -345,10 +476,27 @@ bool ces_sim_slot_live(const struct sim_model *m, const uint32_t *pc, uint32_t x
     return false;
 }
 
-/* Every clock 0. */
+/* Every clock 0: the record clocks' pages let go, their words taken out
+ * of the sums. */
 static void clocks_clear(const struct sim_model *m, struct sim_state *s)
 {
     words_set(m, s, m->w_pclk, NULL, m->w_fixed - m->w_pclk);
+    for (uint32_t i = 0; i < m->nrdir && m->hashed; i++) {
+        for (uint32_t j = 0; s->rd[i] != NULL && j < m->rdir; j++) {
+            const struct sim_rpage *page = s->rd[i]->page[j];
+            size_t x = ((size_t)i * m->rdir + j) * m->rpage;
+            uint32_t *hs = s->w + m->w_hsum;
+            uint64_t h0 = rd64(hs), h1 = rd64(hs + 2);
+
+            for (size_t k = 0; page != NULL && k < (size_t)m->rpage * m->nproc; k++) {
+                h0 -= term(m->w_fixed + x * m->nproc + k, page->w[k], SUM_KEY0);
+                h1 -= term(m->w_fixed + x * m->nproc + k, page->w[k], SUM_KEY1);
+            }
+            wr64(hs, h0);
+            wr64(hs + 2, h1);
+        }
+    }
+    rclk_drop_all(m, s);
 }
 
 /* Forgets slot x, which no wait is left on: its value, and its clock
@@ -372,26 +520,32 @@ void ces_sim_state_canon(const struct sim_model *m, struct sim_state *s)
             slot_clear(m, s, x, dead);
 }
 
+/* Whether every clock is dead once process p has run its op at k
+ * (ces_sim_clocks_dead at the program counters after the step). */
+static bool dead_after(const struct sim_model *m, const uint32_t *pc, uint32_t p, uint32_t k)
+{
+    for (uint32_t q = 0; q < m->nproc; q++)
+        if ((q == p ? k + 1 : pc[q]) < m->clock_end[q])
+            return false;
+    return true;
+}
+
 /* Keeps a canonical state canonical (ces_sim_state_canon) after process p
- * ran op o at position k, touching only what the step can have changed:
- * every clock where the step ended the last conflicting data access, else,
- * with every clock dead already, the clocks the step set (its own, and the
- * record, link and slot clocks it stored); and its slot where it was a
- * write to a slot no wait is left on or the last wait on it. */
+ * ran op o at position k, `dead` where every clock is dead after it,
+ * touching only what the step can have changed: every clock where the step
+ * ended the last conflicting data access, else, with every clock dead
+ * already, the clocks the step set (its own and the slot clock it stored:
+ * ces_sim_exec stores no record or link clock then); and its slot where it
+ * was a write to a slot no wait is left on or the last wait on it. */
 static void settle(const struct sim_model *m, struct sim_state *s, uint32_t p, uint32_t k,
-                   const struct sim_op *o)
+                   const struct sim_op *o, bool dead)
 {
     const uint32_t *pc = SIM_PC(m, s);
-    bool dead = ces_sim_clocks_dead(m, pc);
 
     if (dead && k < m->clock_end[p]) {
         clocks_clear(m, s);
     } else if (dead) {
         words_set(m, s, m->w_pclk + (size_t)p * m->nproc, NULL, m->nproc);
-        if (o->op->kind == CES_OP_RECORD && o->aux != SIM_NONE)
-            words_set(m, s, m->w_rclk + (size_t)o->aux * m->nproc, NULL, m->nproc);
-        if (o->snap != SIM_NONE)
-            words_set(m, s, m->w_rclk + (size_t)o->snap * m->nproc, NULL, m->nproc);
         if (o->cls == SIM_C_WRITE)
             words_set(m, s, m->w_sclk + (size_t)o->slot * m->nproc, NULL, m->nproc);
     }
@@ -837,6 +991,9 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
     const uint32_t *clk = SIM_PCLK(m, s, p);
     const uint32_t tick = k + 1;
     bool aborted = (SIM_FLAGS(s) & SIM_F_ABORTED) != 0;
+    /* a hashed state whose clocks are dead after the step keeps none: the
+     * record and link clocks it would store stay 0 */
+    bool dead = m->hashed && dead_after(m, pc, p, k);
     int rc = CES_OK;
 
     assert(k < m->stop[p]);
@@ -853,7 +1010,7 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
         const struct sim_link *l = &m->links[o->link + i];
 
         if (pc[l->proc] > l->pos)
-            join(m, s, p, SIM_RCLK(m, s, l->rclk));
+            join(m, s, p, ces_sim_rclk(m, s, l->rclk));
         else if (d != NULL) { /* the watchdog released it at the boundary */
             d->kind = CES_STEP_ABORTED;
             d->released = 1;
@@ -870,14 +1027,14 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
         rc = exec_consume(m, s, p, k, o, d);
         break;
     case CES_OP_RECORD:
-        if (o->aux != SIM_NONE)
-            words_set(m, s, m->w_rclk + (size_t)o->aux * m->nproc, clk, m->nproc);
+        if (o->aux != SIM_NONE && !dead)
+            rc = rclk_set(m, s, o->aux, clk);
         break;
     case CES_OP_AWAIT:
         if (o->cls != SIM_C_AWAIT) /* no record of its event enqueued before it */
             break;
         if (pc[o->rec_proc] > o->rec_pos)
-            join(m, s, p, SIM_RCLK(m, s, o->aux));
+            join(m, s, p, ces_sim_rclk(m, s, o->aux));
         else if (d != NULL) {
             d->kind = CES_STEP_ABORTED;
             d->released = 1;
@@ -919,11 +1076,11 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
         break;
     }
     (void)aborted;
-    if (o->snap != SIM_NONE)
-        words_set(m, s, m->w_rclk + (size_t)o->snap * m->nproc, clk, m->nproc);
+    if (o->snap != SIM_NONE && !dead && rc == CES_OK)
+        rc = rclk_set(m, s, o->snap, clk);
     pc[p] = k + 1;
     if (m->hashed)
-        settle(m, s, p, k, o);
+        settle(m, s, p, k, o, dead);
     return rc;
 }
 

@@ -5370,6 +5370,61 @@ static void test_memory_bound_model_one(void **state)
  * or INCOMPLETE with the message naming what needed the memory, and the
  * largest (2 MiB) always enough; nothing leaks on any of the early
  * exits. */
+/* The record and link clocks lie in pages that states share (state.c):
+ * the memory bound counts each page once beside the states, and its
+ * message says the pages' bytes where the search holds any (a rank's two
+ * streams handing a copy over by an event, replayed 40 times: the link and
+ * record clocks live to the end), and nothing of them where a schedule has
+ * none (one stream a rank). */
+static void test_memory_bound_rclk_pages(void **state)
+{
+    static const char *const text[2] = {
+        "cesync 1\nranks 2\nstreams 2\nbuffer x 64\nbuffer y 64\nbuffer z 64\n"
+        "signal f u32 1\nphase graph x40\nr* : write f[0] = 1\n"
+        "r* s1 : copy x[0:64] -> y[0:64]\nr* s1 : record e\nr* s0 : await e\n"
+        "r* s0 : copy y[0:64] -> z[0:64]\nr* : wait f[0] == 1\nr* : write f[0] = 0\n",
+        "cesync 1\nranks 2\nbuffer x 64\nbuffer y 64\nsignal f u32 1\nphase eager x40\n"
+        "r* : write f[0] = 1\nr* : copy x[0:64] -> y[0:64]\nr* : wait f[0] == 1\n"
+        "r* : write f[0] = 0\n"};
+
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        struct ces_test_alloc st;
+        struct ces_ctx *ctx = ces_test_ctx(&st);
+        struct ces_graph *g = ces_test_text_graph(ctx, text[k]);
+        struct ces_check_opts o;
+        struct ces_check_report *r = NULL;
+        uint64_t peak;
+        int said = 0, stopped = 0;
+
+        ces_check_opts_init(&o);
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+        peak = ces_check_report_stats(r).peak_memory;
+        ces_check_report_destroy(r);
+        for (o.max_memory = peak / 2; o.max_memory < peak; o.max_memory += peak / 64) {
+            const char *msg;
+
+            ces_ctx_error(ctx, CES_OK, "%s", "");
+            assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+            msg = ces_ctx_last_error(ctx);
+            if (ces_check_report_verdict(r) & CES_V_INCOMPLETE) {
+                stopped++;
+                assert_memory_equal(msg, "memory bound ", 13);
+                said += strstr(msg, " and their record clocks' pages ") != NULL;
+            }
+            ces_check_report_destroy(r);
+        }
+        assert_true(stopped > 0);
+        if (k == 0)
+            assert_true(said > 0);
+        else
+            assert_int_equal(said, 0);
+        ces_graph_destroy(g);
+        ces_test_ctx_end(ctx, &st);
+    }
+}
+
 static void test_memory_bound_search(void **state)
 {
     struct ces_test_alloc st;
@@ -6379,6 +6434,7 @@ int main(void)
         cmocka_unit_test(test_progress_since_call),
         cmocka_unit_test(test_memory_bound_model_one),
         cmocka_unit_test(test_memory_bound_search),
+        cmocka_unit_test(test_memory_bound_rclk_pages),
         cmocka_unit_test(test_sweep_table_small),
         cmocka_unit_test(test_sweep_time_bound),
         cmocka_unit_test(test_sweep_unlisted),

@@ -9,6 +9,7 @@
 #include "ces_test.h"
 #include "../../backend/sim/internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static struct ces_graph *busy(struct ces_ctx *ctx)
@@ -162,7 +163,8 @@ static void test_different_states_differ(void **state)
     assert_true(m->nrec > 0);
     assert_int_equal(ces_sim_state_copy(m, &s, &t), CES_OK);
     ces_sim_state_hash_full(m, &t, a);
-    SIM_RCLK(m, &s, m->nrec - 1)[m->nproc - 1] += 1;
+    assert_non_null(ces_sim_rclk_own(m, &s, m->nrec - 1));
+    ces_sim_rclk_own(m, &s, m->nrec - 1)[m->nproc - 1] += 1;
     ces_sim_state_hash_full(m, &s, b);
     assert_memory_not_equal(a, b, sizeof(a));
     ces_sim_state_free(m, &s);
@@ -172,10 +174,21 @@ static void test_different_states_differ(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Whether the record clocks of a and b are equal. */
+static bool same_rclk(const struct sim_model *m, const struct sim_state *a,
+                      const struct sim_state *b)
+{
+    for (uint32_t x = 0; x < m->nrec; x++)
+        if (memcmp(ces_sim_rclk(m, a, x), ces_sim_rclk(m, b, x), m->nproc * sizeof(uint32_t)))
+            return false;
+    return true;
+}
+
 static void assert_same_state(const struct sim_model *m, const struct sim_state *a,
                               const struct sim_state *b)
 {
     assert_memory_equal(a->w, b->w, m->w_fixed * sizeof(uint32_t));
+    assert_true(same_rclk(m, a, b));
     for (uint32_t i = 0; i < m->nmaps; i++) {
         assert_int_equal(a->maps[i].n, b->maps[i].n);
         if (a->maps[i].n > 0)
@@ -193,6 +206,7 @@ static void assert_same_but_sums(const struct sim_model *m, const struct sim_sta
 
     assert_memory_equal(a->w, b->w, hs * sizeof(uint32_t));
     assert_memory_equal(a->w + hs + 4, b->w + hs + 4, (m->w_fixed - hs - 4) * sizeof(uint32_t));
+    assert_true(same_rclk(m, a, b));
     for (uint32_t i = 0; i < m->nmaps; i++) {
         assert_int_equal(a->maps[i].n, b->maps[i].n);
         if (a->maps[i].n > 0)
@@ -245,7 +259,8 @@ static void canon_commutes(struct ces_graph *(*build)(struct ces_ctx *ctx))
             assert_int_equal(ces_sim_exec(m, &c, p, NULL), CES_OK);
             assert_int_equal(ces_sim_state_copy(m, &t, &s), CES_OK);
             ces_sim_state_canon(m, &t);
-            changed += memcmp(t.w, s.w, m->w_fixed * sizeof(uint32_t)) != 0;
+            changed += memcmp(t.w, s.w, m->w_fixed * sizeof(uint32_t)) != 0 ||
+                       !same_rclk(m, &t, &s);
             assert_same_but_sums(m, &t, &c);
             assert_int_equal(ces_sim_state_copy(m, &t, &c), CES_OK);
             ces_sim_state_canon(m, &t);
@@ -274,12 +289,169 @@ static void test_canon_commutes_with_steps(void **state)
     canon_commutes(tail);
 }
 
+/* 16 streams of one rank, each producing its part of a buffer in every
+ * one of K replays of a graph phase, then stream 1 copying stream 0's part:
+ * every stream's last op of a replay keeps its clock for the 15 links of
+ * the next one, 16 record clocks a replay, and the clocks stay live to the
+ * end. */
+static struct ces_graph *linked(struct ces_ctx *ctx, uint32_t reps)
+{
+    struct ces_graph *g = NULL;
+    struct ces_op cp = {.kind = CES_OP_COPY, .stream = 1, .a = {0, 0, 0, 4},
+                        .b = {0, 0, 64, 68}};
+
+    assert_int_equal(ces_graph_create(ctx, 1, 16, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "a", 128, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, reps), CES_OK);
+    for (uint32_t k = 0; k < 16; k++) {
+        struct ces_op pr = {.kind = CES_OP_PRODUCE, .stream = k, .a = {0, 0, 4 * k, 4 * k + 4}};
+
+        assert_int_equal(ces_graph_add_op(g, 0, &pr), CES_OK);
+    }
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &cp), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
+/* Runs the lowest enabled process of s n times (fewer at an end state). */
+static int run_lowest(const struct sim_model *m, struct sim_state *s, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t p = 0;
+
+        while (p < m->nproc && ces_sim_status(m, s, p) != SIM_S_VISIBLE &&
+               ces_sim_status(m, s, p) != SIM_S_INVISIBLE)
+            p++;
+        if (p == m->nproc)
+            return CES_OK;
+        if (ces_sim_exec(m, s, p, NULL) != CES_OK)
+            return CES_ERR_NOMEM;
+    }
+    return CES_OK;
+}
+
+/* The record clocks are kept in pages that copies of a state share until
+ * one of them writes: a copy holds no page of its own, the pages it writes
+ * become its own while the state it was copied from keeps its clocks, and
+ * every page is counted once in *m->rheld, let go with the last state
+ * holding it; over more than one directory of pages (2,500 replays of 16
+ * record clocks, 32,768 a directory at 16 streams). */
+static void test_rclk_pages_shared(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = linked(ctx, 2500);
+    struct ces_check_opts o;
+    struct sim_model *m = NULL;
+    struct sim_state s = {0}, c = {0};
+    uint32_t *before, later = 0;
+    uint64_t a[2], b[2];
+    size_t held;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    assert_int_equal(ces_sim_model_build(ctx, g, &o, ces_graph_streams(g), &m, NULL), CES_OK);
+    m->hashed = true;
+    assert_int_equal(m->nrec, 16 * 2499 + 15); /* (the copy's links: 15 more) */
+    assert_true(m->nrdir >= 2);
+    assert_int_equal(ces_sim_state_init(m, &s), CES_OK);
+    assert_int_equal(*m->rheld, 0);
+    assert_int_equal(run_lowest(m, &s, 16 * 2100), CES_OK);
+    held = *m->rheld;
+    assert_true(held > 0);
+    assert_int_equal(ces_sim_state_copy(m, &c, &s), CES_OK);
+    assert_int_equal(*m->rheld, held);
+    before = malloc((size_t)m->nrec * m->nproc * sizeof(uint32_t));
+    assert_non_null(before);
+    for (uint32_t x = 0; x < m->nrec; x++)
+        memcpy(before + (size_t)x * m->nproc, ces_sim_rclk(m, &s, x),
+               m->nproc * sizeof(uint32_t));
+    /* the copy runs on into the second directory */
+    assert_int_equal(run_lowest(m, &c, 16 * 300), CES_OK);
+    assert_true(*m->rheld > held);
+    for (uint32_t x = 0; x < m->nrec; x++) {
+        assert_memory_equal(before + (size_t)x * m->nproc, ces_sim_rclk(m, &s, x),
+                            m->nproc * sizeof(uint32_t));
+        later += memcmp(ces_sim_rclk(m, &s, x), m->rzero, m->nproc * sizeof(uint32_t)) == 0 &&
+                 memcmp(ces_sim_rclk(m, &c, x), m->rzero, m->nproc * sizeof(uint32_t)) != 0;
+    }
+    assert_int_equal(later, 16 * 300); /* (the replays' last ops the copy ran on) */
+    ces_sim_state_hash(m, &c, a);
+    ces_sim_state_hash_full(m, &c, b);
+    assert_memory_equal(a, b, sizeof(a));
+    ces_sim_state_hash(m, &s, a);
+    ces_sim_state_hash_full(m, &s, b);
+    assert_memory_equal(a, b, sizeof(a));
+    /* at its end every clock is dead: the copy lets its pages go */
+    assert_int_equal(run_lowest(m, &c, UINT32_MAX), CES_OK);
+    assert_int_equal(SIM_PC(m, &c)[1], m->len[1]);
+    assert_int_equal(*m->rheld, held);
+    ces_sim_state_free(m, &c);
+    assert_int_equal(*m->rheld, held);
+    ces_sim_state_free(m, &s);
+    assert_int_equal(*m->rheld, 0);
+    free(before);
+    ces_sim_model_destroy(m);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A step whose record clock's page (or directory) is shared or not there
+ * yet allocates it: where that fails, the step says CES_ERR_NOMEM and the
+ * states hold nothing the last free leaves. */
+static int rclk_body(struct ces_ctx *ctx, void *arg)
+{
+    struct ces_check_opts o;
+    struct sim_model *m = NULL;
+    struct sim_state s = {0}, c = {0};
+    int rc;
+
+    ces_check_opts_init(&o);
+    rc = ces_sim_model_build(ctx, arg, &o, ces_graph_streams(arg), &m, NULL);
+    if (rc != CES_OK)
+        return rc;
+    m->hashed = true;
+    rc = ces_sim_state_init(m, &s);
+    if (rc == CES_OK)
+        rc = run_lowest(m, &s, 40);
+    if (rc == CES_OK)
+        rc = ces_sim_state_copy(m, &c, &s);
+    if (rc == CES_OK)
+        rc = run_lowest(m, &c, 40);
+    if (rc == CES_OK)
+        rc = run_lowest(m, &s, UINT32_MAX);
+    if (rc != CES_OK)
+        ces_ctx_error(ctx, rc, "out of memory");
+    if (c.w != NULL)
+        ces_sim_state_free(m, &c);
+    if (s.w != NULL)
+        ces_sim_state_free(m, &s);
+    ces_sim_model_destroy(m);
+    return rc;
+}
+
+static void test_rclk_alloc_failures(void **state)
+{
+    struct ces_ctx *ctx = NULL;
+    struct ces_graph *g;
+
+    (void)state;
+    assert_int_equal(ces_ctx_create(NULL, &ctx), CES_OK);
+    g = linked(ctx, 6);
+    assert_true(ces_test_alloc_failures(rclk_body, g) > 5);
+    ces_graph_destroy(g);
+    ces_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cached_hash_equals_full),
         cmocka_unit_test(test_different_states_differ),
         cmocka_unit_test(test_canon_commutes_with_steps),
+        cmocka_unit_test(test_rclk_pages_shared),
+        cmocka_unit_test(test_rclk_alloc_failures),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
