@@ -334,7 +334,7 @@ int ces_tool_machine_opt(const char *cmd, const char *opt, const char *v, const 
  * bound, or a NUL byte. */
 static bool pending_full(const struct ces_tool_pending *p)
 {
-    return p->len > p->max || (p->len > 0 && memchr(p->text, '\0', p->len) != NULL);
+    return p->len > p->max || p->nul;
 }
 
 /* One read of p, which poll found ready: what came is kept until
@@ -378,6 +378,7 @@ static void pending_take(struct ces_tool_pending *p)
         p->cap = ncap;
     }
     memcpy(p->text + p->len, chunk, keep);
+    p->nul = memchr(chunk, '\0', keep) != NULL; /* (the text before held none) */
     p->len += keep;
     p->text[p->len] = '\0';
 }

@@ -291,6 +291,7 @@ struct ces_tool_pending {
     size_t max;   /* the most a model file holds, as ces_model_load reads it */
     char *text;   /* what came, up to one byte past max or a NUL (malloc) */
     size_t len, cap;
+    bool nul;     /* the text holds a NUL byte */
     int err;      /* a read's errno, ENOMEM where no memory held it; 0 none */
     bool end;     /* its end came, or a read failed */
 };

@@ -1789,6 +1789,59 @@ static void test_model_pipe_either_order(void **state)
     ces_test_remove_in(dir, "s.fifo\0m.fifo\0");
 }
 
+/* A schedule on a pipe beside a --model named pipe, read as it comes
+ * (ces_tool_load_beside), is read in time linear in its length: each
+ * read looked for a NUL byte in the whole text kept so far, so that
+ * 'validate - --model m.fifo' of 257 MiB of '#' took 40 s of CPU to say
+ * its size bound, where without --model it took 2 s.  The command runs
+ * under a CPU limit of 10 s (killed by SIGXCPU past it). */
+static void test_model_pipe_long_schedule(void **state)
+{
+    static const char says[] =
+        "cesync: <stdin>: larger than 268435456 bytes, more than it may hold\n";
+    char *dir = ces_test_tmpdir(), mp[512], args[128], *out = NULL;
+    int p[2], st, rc;
+    pid_t pid;
+
+    (void)state;
+    snprintf(mp, sizeof(mp), "%s/m.fifo", dir);
+    assert_int_equal(mkfifo(mp, 0600), 0);
+    assert_int_equal(pipe(p), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        static char chunk[65536];
+        size_t done = 0;
+        int r;
+
+        close(p[0]);
+        signal(SIGPIPE, SIG_IGN); /* the command stops reading past the bound */
+        memset(chunk, '#', sizeof(chunk));
+        r = fifo_put(mp, "max_ranks = 2\n", NULL, 5000);
+        while (r == 0 && done <= CES_SOURCE_MAX) {
+            ssize_t n = write(p[1], chunk, sizeof(chunk));
+
+            if (n < 0 && errno != EINTR)
+                r = errno == EPIPE && done > CES_SOURCE_MAX - sizeof(chunk) ? 0 : 2;
+            else if (n > 0)
+                done += (size_t)n;
+        }
+        close(p[1]);
+        _exit(r);
+    }
+    close(p[1]);
+    snprintf(args, sizeof(args), "validate - --model m.fifo <&%d", p[0]);
+    rc = ces_test_tool_env(dir, "ulimit -t 10;", args, &out);
+    close(p[0]);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        fail_msg("the writer's status %#x; the command said:\n%s", (unsigned)st, out);
+    if (rc != 2 || strcmp(out, says) != 0)
+        fail_msg("'cesync %s' exited %d, saying:\n%s", args, rc, out);
+    free(out);
+    ces_test_remove_in(dir, "m.fifo\0");
+}
+
 /* An -o of print, dot and promela given twice takes its last value, as
  * every option does: the file of an earlier one is not judged (probed as
  * each -o was read, 'print barrier -o no-dir/x.ces -o ok.ces' said "cannot
@@ -2300,6 +2353,7 @@ int main(void)
         cmocka_unit_test(test_judged_before_schedule),
         cmocka_unit_test(test_model_pipe_after_schedule),
         cmocka_unit_test(test_model_pipe_either_order),
+        cmocka_unit_test(test_model_pipe_long_schedule),
         cmocka_unit_test(test_run_default_ranks),
         cmocka_unit_test(test_output_last_value),
         cmocka_unit_test(test_output_last_not_input),
