@@ -463,6 +463,15 @@ int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
     if (there && !S_ISREG(sm.st_mode) && !S_ISDIR(sm.st_mode) && strcmp(model_path, "-") != 0) {
         int fd = open(model_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
+        /* not on a standard descriptor that was closed: a schedule on "-"
+         * would be read from the model's file */
+        if (fd >= 0 && fd <= STDERR_FILENO) {
+            int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1), e = errno;
+
+            close(fd);
+            errno = e;
+            fd = high;
+        }
         if (fd < 0)
             return ces_tool_fail("%s: cannot open: %s", model_path, strerror(errno));
         memset(pend, 0, sizeof(*pend));

@@ -1842,6 +1842,35 @@ static void test_model_pipe_long_schedule(void **state)
     ces_test_remove_in(dir, "m.fifo\0");
 }
 
+/* A --model named pipe, opened before the schedule is read, does not take
+ * the descriptor of a standard input that was closed: 'validate - --model
+ * m.fifo <&-' read the model's text as the schedule ("<stdin>:1:1:
+ * expected 'cesync 1' as the first statement, found 'max_ranks'"), where
+ * before 2c8d598 it said the read error as without --model. */
+static void test_model_pipe_stdin_closed(void **state)
+{
+    static const char says[] = "cesync: <stdin>: read error: Bad file descriptor\n";
+    char *dir = ces_test_tmpdir(), mp[512], *out = NULL;
+    int st, rc;
+    pid_t pid;
+
+    (void)state;
+    snprintf(mp, sizeof(mp), "%s/m.fifo", dir);
+    assert_int_equal(mkfifo(mp, 0600), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0)
+        _exit(fifo_put(mp, "max_ranks = 2\n", NULL, 5000));
+    rc = ces_test_tool(dir, "validate - --model m.fifo <&-", &out);
+    /* (the writer, which the command may leave before it had a reader) */
+    kill(pid, SIGKILL);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    if (rc != 2 || strcmp(out, says) != 0)
+        fail_msg("'cesync validate - --model m.fifo <&-' exited %d, saying:\n%s", rc, out);
+    free(out);
+    ces_test_remove_in(dir, "m.fifo\0");
+}
+
 /* An -o of print, dot and promela given twice takes its last value, as
  * every option does: the file of an earlier one is not judged (probed as
  * each -o was read, 'print barrier -o no-dir/x.ces -o ok.ces' said "cannot
@@ -2354,6 +2383,7 @@ int main(void)
         cmocka_unit_test(test_model_pipe_after_schedule),
         cmocka_unit_test(test_model_pipe_either_order),
         cmocka_unit_test(test_model_pipe_long_schedule),
+        cmocka_unit_test(test_model_pipe_stdin_closed),
         cmocka_unit_test(test_run_default_ranks),
         cmocka_unit_test(test_output_last_value),
         cmocka_unit_test(test_output_last_not_input),
