@@ -123,7 +123,8 @@ static const char check_help[] =
     "                      a .dot of 16 MiB or more is announced with its size\n"
     "                      before it is written\n"
     "  --json              print the report as JSON (with --dot, \"dot_bound\" names a\n"
-    "                      bound that stopped the picture, drawn before it)\n"
+    "                      bound that stopped the picture, drawn before it; one drawn\n"
+    "                      to standard output itself follows the object, without)\n"
     "  --quiet             print only the verdict line\n"
     "  --progress S        a line of totals on stderr every S seconds (while the\n"
     "                      schedule is expanded, \"expanding the schedule:\" and the\n"
@@ -698,6 +699,17 @@ static int exit_of(uint32_t verdict)
     return CES_EXIT_OK;
 }
 
+/* Whether `path` is where standard output goes (a link to /dev/stdout, or
+ * the pipe or file it is): --json's picture is then drawn after the object
+ * as before, without "dot_bound" (its text came before the object). */
+static bool names_stdout(const char *path)
+{
+    struct stat p, out;
+
+    return stat(path, &p) == 0 && fstat(STDOUT_FILENO, &out) == 0 && p.st_dev == out.st_dev &&
+           p.st_ino == out.st_ino;
+}
+
 /* A line of draw's on the picture: said at once where `line` is NULL,
  * else kept there (`size` bytes) for its caller to say after the JSON
  * object, which says what became of the picture. */
@@ -1150,6 +1162,7 @@ int ces_cmd_check(int argc, char **argv)
         const char *stopped = NULL; /* the bound that stopped --dot's picture */
         char why[CES_ERRMSG_MAX], line[8192] = ""; /* line: the picture's, after --json's */
         int drawn = CES_EXIT_OK;
+        bool after = a.dot != NULL && a.json && names_stdout(a.dot);
 
         /* what a bound stopped, if it did, before the picture sets errors */
         snprintf(why, sizeof(why), "%s", ces_ctx_last_error(ctx));
@@ -1160,7 +1173,7 @@ int ces_cmd_check(int argc, char **argv)
              * stopped it (it said "complete":true alone, exit 3) */
             if (ces_check_report_json(ctx, r, &text, NULL) != CES_OK)
                 ec = ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
-            if (ec == CES_EXIT_OK && a.dot != NULL)
+            if (ec == CES_EXIT_OK && a.dot != NULL && !after)
                 drawn = draw(ctx, g, r, a.dot, exit_of(v) == CES_EXIT_DEFECT, &a.o, deadline,
                              &stopped, line, sizeof(line));
             if (text != NULL && stopped != NULL) {
@@ -1190,7 +1203,7 @@ int ces_cmd_check(int argc, char **argv)
             fflush(stdout);
             ces_tool_say("%s", line);
         }
-        if (ec == CES_EXIT_OK && a.dot != NULL && !a.json)
+        if (ec == CES_EXIT_OK && a.dot != NULL && (!a.json || after))
             drawn = draw(ctx, g, r, a.dot, exit_of(v) == CES_EXIT_DEFECT, &a.o, deadline,
                          &stopped, NULL, 0);
         if (ec == CES_EXIT_OK)

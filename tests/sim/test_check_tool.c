@@ -1962,7 +1962,7 @@ static void test_dot_memory_bound(void **state)
  * "complete":true alone, exit 3.  A picture written adds nothing. */
 static void test_dot_bound_json(void **state)
 {
-    char *dir = ces_test_tmpdir(), sch[256], args[640], want[640], *o, *end;
+    char *dir = ces_test_tmpdir(), sch[256], link[256], args[640], want[640], *o, *end;
 
     (void)state;
     snprintf(sch, sizeof(sch), "%s/w.ces", dir);
@@ -1989,6 +1989,18 @@ static void test_dot_bound_json(void **state)
     free(o);
     snprintf(args, sizeof(args), "%s/x.dot", dir);
     assert_int_equal(remove(args), 0);
+    /* a picture drawn to standard output itself (a link to /dev/stdout)
+     * follows the object, as before (its text came first) */
+    snprintf(link, sizeof(link), "%s/o.dot", dir);
+    assert_int_equal(symlink("/dev/stdout", link), 0);
+    snprintf(args, sizeof(args), "barrier --ranks 2 --json --dot %s", link);
+    assert_int_equal(run(args, &o), 0);
+    assert_memory_equal(o, "{\"verdict\":\"OK\",", 14);
+    assert_non_null(strstr(o, "\"defects\":[]}\ndigraph cesync {\n"));
+    snprintf(want, sizeof(want), "}\ncesync: wrote %s (the schedule)\n", link);
+    assert_string_equal(strrchr(o, '}'), want);
+    free(o);
+    assert_int_equal(remove(link), 0);
     assert_int_equal(remove(sch), 0);
     assert_int_equal(rmdir(dir), 0);
 }
