@@ -11,6 +11,7 @@
 #include "../backend/sim/internal.h" /* --dot's graph; --fault, --queues, --replay read */
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h> /* max_align_t */
@@ -728,6 +729,29 @@ static void draw_says(char *line, size_t size, const char *fmt, ...)
         ces_tool_say("%s", said);
 }
 
+/* Writes the picture (ces_dot_write_by); `before` (--json's, drawn before
+ * the object): a .dot's reader that closes its pipe early fails the write
+ * (EPIPE), said after the object, SIGPIPE ignored while it is written (it
+ * ended the command with no object at all: exit 141). */
+static int write_picture(struct ces_ctx *pctx, const char *text, const char *path,
+                         double deadline, bool before)
+{
+    struct sigaction ign, was;
+    bool quiet = before && strcmp(ces_dot_format(path), "dot") == 0;
+    int rc;
+
+    if (quiet) {
+        memset(&ign, 0, sizeof(ign));
+        ign.sa_handler = SIG_IGN;
+        sigemptyset(&ign.sa_mask);
+        quiet = sigaction(SIGPIPE, &ign, &was) == 0;
+    }
+    rc = ces_dot_write_by(pctx, text, path, deadline);
+    if (quiet)
+        sigaction(SIGPIPE, &was, NULL);
+    return rc;
+}
+
 /* Draws the report's graph: under delay faults the one checked in the
  * schedule's place (`checked`), with each delayed write on a stream of its
  * own.  Above 1000 write -> wait pairs within blocks a wait is drawn from
@@ -797,7 +821,7 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
     if (rc == CES_OK && strcmp(ces_dot_format(path), "dot") == 0)
         ces_tool_dot_text_note("check", ces_tool_dot_ops(g), len, path);
     if (rc == CES_OK)
-        rc = ces_dot_write_by(pctx, text, path, deadline);
+        rc = write_picture(pctx, text, path, deadline, line != NULL);
     ces_free(pctx, text);
     ec = CES_EXIT_OK;
     if (rc != CES_OK && mem.over) { /* as the memory bound stops a search */

@@ -2055,6 +2055,47 @@ static void test_dot_pipe_time_bound(void **state)
     assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
 }
 
+/* --json draws the picture before the object: a named pipe's reader that
+ * reads 4 KiB of the 1.4 MB of dot text and closes it fails the write
+ * (EPIPE), which a line says after the object whole, exit 2 as any write
+ * that fails; SIGPIPE ended the command there with no object at all (exit
+ * 141).  No time bound: nothing here depends on how fast either side is. */
+static void test_dot_pipe_closed_json(void **state)
+{
+    char *dir = ces_test_tmpdir(), sch[256], fifo[256], args[640], want[640], *o, *end;
+    pid_t pid;
+    int st;
+
+    (void)state;
+    snprintf(sch, sizeof(sch), "%s/w.ces", dir);
+    snprintf(fifo, sizeof(fifo), "%s/p.dot", dir);
+    ces_test_put_file(sch, "cesync 1\nranks 2\nsignal f u32 1\nphase eager x3000\n"
+                           "r* : write f[0] = $i\n");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) { /* the reader: 4 KiB, then the pipe closed */
+        char buf[4096];
+        int fd = open(fifo, O_RDONLY);
+
+        _exit(fd >= 0 && read(fd, buf, sizeof(buf)) > 0 && close(fd) == 0 ? 0 : 1);
+    }
+    snprintf(args, sizeof(args), "%s --json --dot %s", sch, fifo);
+    assert_int_equal(run(args, &o), 2);
+    assert_memory_equal(o, "{\"verdict\":\"OK\",", 14);
+    end = strstr(o, "\"defects\":[]");
+    assert_non_null(end);
+    snprintf(want, sizeof(want), "\"defects\":[]}\ncesync: check: --dot %s: cannot write %s: "
+             "%s\n", fifo, fifo, strerror(EPIPE));
+    assert_string_equal(end, want);
+    free(o);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_int_equal(remove(fifo), 0);
+    assert_int_equal(remove(sch), 0);
+    assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
+}
+
 /* A rendered --dot (.svg, .png) goes through a temporary file in TMPDIR:
  * one that cannot be created there is said before the search, exit 2 and
  * no verdict (it was found after the search, which could be long). */
@@ -2614,6 +2655,7 @@ int main(void)
         cmocka_unit_test(test_dot_memory_bound),
         cmocka_unit_test(test_dot_bound_json),
         cmocka_unit_test(test_dot_pipe_time_bound),
+        cmocka_unit_test(test_dot_pipe_closed_json),
         cmocka_unit_test(test_dot_tmpdir_checked_first),
         cmocka_unit_test(test_dot_note_before_search),
         cmocka_unit_test(test_sweep_options),
