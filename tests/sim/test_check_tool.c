@@ -2026,18 +2026,23 @@ static void test_dot_pipe_time_bound(void **state)
     assert_int_equal(mkfifo(fifo, 0600), 0);
     snprintf(args, sizeof(args), "%s --max-seconds 2 --quiet --dot %s", sch, fifo);
     for (int reads = 0; reads < 2; reads++) {
-        pid_t pid = fork();
+        /* the reader's end, opened before the command starts (however late
+         * the child runs) and held by the child alone */
+        int fd = reads == 0 ? open(fifo, O_RDONLY | O_NONBLOCK) : -1;
+        pid_t pid;
         int st;
 
+        assert_true(reads != 0 || fd >= 0);
+        pid = fork();
         assert_true(pid >= 0);
         if (pid == 0) { /* the reader: one that does not read, or none yet */
-            int fd = reads == 0 ? open(fifo, O_RDONLY | O_NONBLOCK) : -1;
-
             sleep(20);
             if (fd < 0)
                 fd = open(fifo, O_RDONLY | O_NONBLOCK);
             _exit(fd >= 0 && close(fd) == 0 ? 0 : 1);
         }
+        if (fd >= 0)
+            assert_int_equal(close(fd), 0);
         if (reads == 0)
             snprintf(why, sizeof(why), "its dot text was written");
         else
