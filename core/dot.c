@@ -1479,11 +1479,13 @@ static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
 }
 
 /* Whether write w[i], of a later replay (dot_ow.later), comes before
- * another process's write into its slot before an event of clock c, one
- * of the latest before c of the ng runs of slot_writes: of its block's
- * later replays too (after it in each replay) whose every replay comes
- * before c, or one that comes after w[i]'s every replay (past_block). */
-static bool later_over(const struct dot_order *o, const uint32_t *c, size_t i, uint32_t ng)
+ * another process's write into its slot, one of the latest of the ng
+ * runs of slot_writes (o->last, before the wait's clock), that comes after
+ * w[i]'s every replay (past_event).  A write of its block's later replays
+ * whose clock comes after w[i]'s is no such write: that clock, the second
+ * replay's, may come after w[i]'s second replay through a wait of an
+ * earlier replay, and the write's last replay before w[i]'s. */
+static bool later_over(const struct dot_order *o, size_t i, uint32_t ng)
 {
     const struct dot_ow *w = &o->w[i];
 
@@ -1491,9 +1493,7 @@ static bool later_over(const struct dot_order *o, const uint32_t *c, size_t i, u
         size_t l = o->last[t];
         const uint32_t *lc = l != SIZE_MAX && o->w[l].proc != w->proc ? ow_clock(o, l) : NULL;
 
-        if (lc != NULL && ((o->w[l].later && o->w[l].block == w->block &&
-                            lc[w->proc] > w->pos && past_event(o, c, o->w[l].proc, o->w[l].pos)) ||
-                           past_event(o, lc, w->proc, w->pos)))
+        if (lc != NULL && past_event(o, lc, w->proc, w->pos))
             return true;
     }
     return false;
@@ -1507,8 +1507,8 @@ static bool later_over(const struct dot_order *o, const uint32_t *c, size_t i, u
  * wait, as do all its replays where the wait comes after its every replay
  * (past_block: after the second replay's last event alone, the wait may
  * still come before a later replay's write), nor to come before another
- * process's write before the wait whose every replay comes before it or
- * that comes after the write's every replay (later_over), nor, as
+ * process's write before the wait that comes after the write's every
+ * replay (later_over), nor, as
  * its process's latest write before the wait, one that slot_overwritten
  * says the wait never sees (o->over, of slot_writes' runs for clock c,
  * which it tells of every replay). */
@@ -1536,7 +1536,7 @@ static bool later_seen(const struct dot_order *o, const struct dot_ow *slot,
         if (c[q] > w->pos && ow_at(o->w, i, end, q, c[q]) > i + 1 &&
             past_event(o, c, q, w->pos))
             continue;
-        if (later_over(o, c, i, ng))
+        if (later_over(o, i, ng))
             continue;
         return true;
     }
