@@ -1926,6 +1926,11 @@ static void test_dot_time_bound(void **state)
     assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
 }
 
+/* 2 ranks writing one slot 3,000 times each: a search that ends at once
+ * (766 KiB) and 1.4 MB of dot text, for the picture's bounds. */
+static const char six_thousand_writes[] = "cesync 1\nranks 2\nsignal f u32 1\n"
+                                          "phase eager x3000\nr* : write f[0] = $i\n";
+
 /* --max-memory holds --dot's picture too, its dot text and the tables
  * that make it: 2 ranks' 6,000 writes, whose search holds 766 KiB, draw
  * 1.4 MB of text, which a bound of 1 MiB refuses: the verdict, a line
@@ -1940,8 +1945,7 @@ static void test_dot_memory_bound(void **state)
 
     (void)state;
     snprintf(sch, sizeof(sch), "%s/w.ces", dir);
-    ces_test_put_file(sch, "cesync 1\nranks 2\nsignal f u32 1\nphase eager x3000\n"
-                           "r* : write f[0] = $i\n");
+    ces_test_put_file(sch, six_thousand_writes);
     for (int e = 0; e < 2; e++) {
         snprintf(args, sizeof(args), "%s --max-memory 1M --quiet --dot %s/x.%s", sch, dir,
                  ext[e]);
@@ -1966,8 +1970,7 @@ static void test_dot_bound_json(void **state)
 
     (void)state;
     snprintf(sch, sizeof(sch), "%s/w.ces", dir);
-    ces_test_put_file(sch, "cesync 1\nranks 2\nsignal f u32 1\nphase eager x3000\n"
-                           "r* : write f[0] = $i\n");
+    ces_test_put_file(sch, six_thousand_writes);
     snprintf(args, sizeof(args), "%s --max-memory 1M --json --dot %s/x.dot", sch, dir);
     assert_int_equal(run(args, &o), 3);
     assert_non_null(strstr(o, "{\"verdict\":\"OK\",\"bits\":0,\"mode\":\"exhaustive\","
@@ -2021,8 +2024,7 @@ static void test_dot_pipe_time_bound(void **state)
     (void)state;
     snprintf(sch, sizeof(sch), "%s/w.ces", dir);
     snprintf(fifo, sizeof(fifo), "%s/p.dot", dir);
-    ces_test_put_file(sch, "cesync 1\nranks 2\nsignal f u32 1\nphase eager x3000\n"
-                           "r* : write f[0] = $i\n");
+    ces_test_put_file(sch, six_thousand_writes);
     assert_int_equal(mkfifo(fifo, 0600), 0);
     snprintf(args, sizeof(args), "%s --max-seconds 2 --quiet --dot %s", sch, fifo);
     for (int reads = 0; reads < 2; reads++) {
@@ -2074,8 +2076,7 @@ static void test_dot_pipe_closed_json(void **state)
     (void)state;
     snprintf(sch, sizeof(sch), "%s/w.ces", dir);
     snprintf(fifo, sizeof(fifo), "%s/p.dot", dir);
-    ces_test_put_file(sch, "cesync 1\nranks 2\nsignal f u32 1\nphase eager x3000\n"
-                           "r* : write f[0] = $i\n");
+    ces_test_put_file(sch, six_thousand_writes);
     assert_int_equal(mkfifo(fifo, 0600), 0);
     pid = fork();
     assert_true(pid >= 0);
