@@ -1529,6 +1529,25 @@ static void test_judged_before_schedule(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Writes `text` whole to descriptor fd and closes it: 0, or 2 where a
+ * write failed. */
+static int fd_put(int fd, const char *text)
+{
+    size_t len = strlen(text), done = 0;
+
+    while (done < len) {
+        ssize_t w = write(fd, text + done, len - done);
+
+        if (w <= 0) {
+            close(fd);
+            return 2;
+        }
+        done += (size_t)w;
+    }
+    close(fd);
+    return 0;
+}
+
 /* Writes `text` whole to the named pipe `path` once a reader has it open,
  * asking every 10 ms for `ms` milliseconds (first calling `late`, where it
  * is not NULL, with the pipe `other`): 0 written, 1 written after the
@@ -1536,7 +1555,6 @@ static void test_judged_before_schedule(void **state)
 static int fifo_put(const char *path, const char *text, const char *other, long ms)
 {
     int fd, late = 0, flags;
-    size_t len = strlen(text), done = 0;
 
     for (long waited = 0; (fd = open(path, O_WRONLY | O_NONBLOCK)) < 0; waited += 10) {
         if (errno != ENXIO || (waited >= ms && (late || other == NULL)))
@@ -1556,17 +1574,7 @@ static int fifo_put(const char *path, const char *text, const char *other, long 
     flags = fcntl(fd, F_GETFL);
     if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
         return 2;
-    while (done < len) {
-        ssize_t w = write(fd, text + done, len - done);
-
-        if (w <= 0) {
-            close(fd);
-            return 2;
-        }
-        done += (size_t)w;
-    }
-    close(fd);
-    return late;
+    return fd_put(fd, text) != 0 ? 2 : late;
 }
 
 /* A --model file of validate and check --predict that is a named pipe (or
@@ -1672,25 +1680,6 @@ static void test_run_default_ranks(void **state)
         if (ces_tool_run_ranks(gpus[i]) != ranks[i])
             fail_msg("%lu GPUs: %lu ranks, not %lu", (unsigned long)gpus[i],
                      (unsigned long)ces_tool_run_ranks(gpus[i]), (unsigned long)ranks[i]);
-}
-
-/* Writes `text` whole to descriptor fd and closes it: 0, or 2 where a
- * write failed. */
-static int fd_put(int fd, const char *text)
-{
-    size_t len = strlen(text), done = 0;
-
-    while (done < len) {
-        ssize_t w = write(fd, text + done, len - done);
-
-        if (w <= 0) {
-            close(fd);
-            return 2;
-        }
-        done += (size_t)w;
-    }
-    close(fd);
-    return 0;
 }
 
 /* A schedule and a --model file that are both pipes are read as each is
