@@ -266,6 +266,10 @@ int ces_dot_tmp_probe(struct ces_ctx *ctx);
  * alltoall prints in far less). */
 #define CES_SOURCE_MAX ((size_t)256 << 20)
 
+/* The most a model file may hold (ces_model_load, and a --model pipe the
+ * tool reads itself): a page, 1 MiB. */
+#define CES_MODEL_FILE_MAX ((size_t)1 << 20)
+
 /* The most blocks a program expands to (core/expand.c), and the most blocks
  * times ranks: a block holds an op list per rank even when it is empty.
  * The builders refuse what would pass them before writing its text. */

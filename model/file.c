@@ -557,7 +557,7 @@ int ces_model_load(struct ces_ctx *ctx, const char *path, const struct ces_model
     fp = ces_fopen_read(path);
     if (fp == NULL)
         return ces_ctx_error(ctx, CES_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    rc = ces_read_stream(ctx, fp, path, (size_t)1 << 20, &buf, &len); /* a model file: a page */
+    rc = ces_read_stream(ctx, fp, path, CES_MODEL_FILE_MAX, &buf, &len);
     if (rc == CES_OK)
         rc = ces_model_parse(ctx, buf, len, path, base, out);
     ces_free(ctx, buf);

@@ -327,9 +327,6 @@ int ces_tool_machine_opt(const char *cmd, const char *opt, const char *v, const 
     return 1;
 }
 
-/* The most bytes of a model file, as ces_model_load reads one: a page. */
-#define CES_TOOL_MODEL_MAX ((size_t)1 << 20)
-
 /* Whether p holds what its parse needs to say an error: one byte past its
  * bound, or a NUL byte. */
 static bool pending_full(const struct ces_tool_pending *p)
@@ -477,7 +474,7 @@ int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
         memset(pend, 0, sizeof(*pend));
         pend->path = model_path;
         pend->fd = fd;
-        pend->max = CES_TOOL_MODEL_MAX;
+        pend->max = CES_MODEL_FILE_MAX;
         return CES_EXIT_OK;
     }
     if (model_path != NULL && ces_model_load(ctx, model_path, base, out) != CES_OK)
