@@ -334,9 +334,8 @@ static bool pending_full(const struct ces_tool_pending *p)
     return p->len > p->max || p->nul;
 }
 
-/* One read of p, which poll found ready: what came is kept until
- * pending_full, the rest read and dropped (a writer that writes a model
- * file too long before the schedule is not stopped by a full pipe). */
+/* One read of p, which poll found ready and which is not pending_full:
+ * what came is kept up to one byte past its bound, the rest dropped. */
 static void pending_take(struct ces_tool_pending *p)
 {
     char chunk[65536];
@@ -354,8 +353,6 @@ static void pending_take(struct ces_tool_pending *p)
         p->end = true;
         return;
     }
-    if (pending_full(p))
-        return;
     keep = (size_t)got < p->max + 1 - p->len ? (size_t)got : p->max + 1 - p->len;
     if (p->cap - p->len <= keep) { /* and the NUL after the text */
         size_t ncap = p->cap == 0 ? 8192 : p->cap;
@@ -384,7 +381,11 @@ static void pending_take(struct ces_tool_pending *p)
  * an error, and meanwhile whatever `b` (NULL: none) has ready, to its
  * end: a producer may write either first, whole, and each waits for its
  * reader.  A named pipe opened without waiting for a writer is not ready
- * until one has opened it. */
+ * until one has opened it.  Once `b` holds what its parse needs to say
+ * its error it is closed and read no more: its writer's next write fails
+ * (EPIPE) rather than wait for a reader, so that a producer that writes
+ * it first goes on to the schedule (it was read and dropped until the
+ * schedule's end, a writer that never ends drained without end). */
 static void pending_read(struct ces_tool_pending *a, struct ces_tool_pending *b)
 {
     while (!a->end && !pending_full(a)) {
@@ -402,6 +403,11 @@ static void pending_read(struct ces_tool_pending *a, struct ces_tool_pending *b)
             pending_take(a);
         if (fds[1].revents != 0)
             pending_take(b);
+        if (b != NULL && !b->end && pending_full(b)) {
+            close(b->fd);
+            b->fd = -1;
+            b->end = true;
+        }
     }
 }
 
@@ -418,7 +424,7 @@ static int pending_error(struct ces_ctx *ctx, const struct ces_tool_pending *p, 
 
 void ces_tool_pending_end(struct ces_tool_pending *p)
 {
-    if (p->path != NULL)
+    if (p->path != NULL && p->fd >= 0)
         close(p->fd);
     free(p->text);
     memset(p, 0, sizeof(*p));

@@ -287,13 +287,13 @@ int ces_tool_machine_opt(const char *cmd, const char *opt, const char *v, const 
  * owner, who ends it with ces_tool_pending_end. */
 struct ces_tool_pending {
     const char *path; /* the file: NULL where none is pending */
-    int fd;
+    int fd;       /* -1 once closed early: read past what its error needs */
     size_t max;   /* the most a model file holds, as ces_model_load reads it */
     char *text;   /* what came, up to one byte past max or a NUL (malloc) */
     size_t len, cap;
     bool nul;     /* the text holds a NUL byte */
     int err;      /* a read's errno, ENOMEM where no memory held it; 0 none */
-    bool end;     /* its end came, or a read failed */
+    bool end;     /* its end came, a read failed, or it was closed early */
 };
 
 /* Closes and frees what *p holds (nothing where none is pending). */

@@ -1831,6 +1831,67 @@ static void test_model_pipe_long_schedule(void **state)
     ces_test_remove_in(dir, "m.fifo\0");
 }
 
+/* A --model named pipe whose writer writes past the model's bound of
+ * 1 MiB while the schedule is read beside it (its producer writing the
+ * model first, as '( yes > m.fifo; cat a.ces ) | cesync validate -
+ * --model m.fifo') is read no more once past it: its next write fails
+ * (EPIPE), the producer goes on to the schedule, and the bound is said,
+ * exit 2.  The model was read and dropped until the schedule's end, here
+ * never (its writer wrote on until the command's end: 'yes' drained
+ * 1.1 s of CPU while a schedule came 3 s later).  A child writes the
+ * model until a write fails, then the schedule; past 5 s of the model it
+ * gives up, writes the schedule and exits 1, so that without the change
+ * the test fails on its status instead of hanging. */
+static void test_model_pipe_past_bound(void **state)
+{
+    static const char good[] = "cesync 1\nranks 2\nstreams 1\nsignal ready u64 1\n"
+                               "phase eager x1\nr* : write ready[0] = $i\n";
+    static const char says[] = "cesync: m.fifo: larger than 1048576 bytes, more than it may "
+                               "hold\n";
+    char *dir = ces_test_tmpdir(), mp[512], args[128], *out = NULL;
+    int p[2], st, rc;
+    pid_t pid;
+
+    (void)state;
+    snprintf(mp, sizeof(mp), "%s/m.fifo", dir);
+    assert_int_equal(mkfifo(mp, 0600), 0);
+    assert_int_equal(pipe(p), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        static char chunk[65536];
+        int fd = -1, r = 1;
+
+        close(p[0]);
+        signal(SIGPIPE, SIG_IGN);
+        memset(chunk, '#', sizeof(chunk));
+        for (long ms = 0; ms < 5000 && r == 1; ms += 10) {
+            if (fd < 0)
+                fd = open(mp, O_WRONLY | O_NONBLOCK);
+            if (fd < 0 && errno != ENXIO)
+                r = 2;
+            /* (a full pipe: the command reads it or closed it) */
+            while (fd >= 0 && r == 1 && write(fd, chunk, sizeof(chunk)) < 0 && errno != EAGAIN)
+                r = errno == EPIPE ? 0 : 2;
+            if (r == 1)
+                ces_test_sleep_ms(10);
+        }
+        _exit(fd_put(p[1], good) != 0 ? 2 : r);
+    }
+    close(p[1]);
+    snprintf(args, sizeof(args), "validate - --model m.fifo <&%d", p[0]);
+    rc = ces_test_tool(dir, args, &out);
+    close(p[0]);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        fail_msg("the writer's status %#x (1: the model was read on past its bound for 5 s); "
+                 "the command said:\n%s", (unsigned)st, out);
+    if (rc != 2 || strcmp(out, says) != 0)
+        fail_msg("'cesync %s' exited %d, saying:\n%s", args, rc, out);
+    free(out);
+    ces_test_remove_in(dir, "m.fifo\0");
+}
+
 /* A --model named pipe, opened before the schedule is read, does not take
  * the descriptor of a standard input that was closed: 'validate - --model
  * m.fifo <&-' read the model's text as the schedule ("<stdin>:1:1:
@@ -2372,6 +2433,7 @@ int main(void)
         cmocka_unit_test(test_model_pipe_after_schedule),
         cmocka_unit_test(test_model_pipe_either_order),
         cmocka_unit_test(test_model_pipe_long_schedule),
+        cmocka_unit_test(test_model_pipe_past_bound),
         cmocka_unit_test(test_model_pipe_stdin_closed),
         cmocka_unit_test(test_run_default_ranks),
         cmocka_unit_test(test_output_last_value),
