@@ -3457,28 +3457,38 @@ int ces_dot_tmp_probe(struct ces_ctx *ctx)
 #define DOT_WRITE_PART ((size_t)16 << 20)
 
 /* Writes text to fd in parts, reading the clock (ces_now) before each
- * where deadline > 0: 0, -1 with errno set, or 1 once the deadline has
- * passed.  There a file that is no regular file (a pipe, a named pipe, a
- * terminal), whose write waits for its reader to read, is written PIPE_BUF
- * bytes at a time, each once poll(2) says it takes them, which it waits
- * for until the deadline at most (a part of 16 MiB waited for a reader
- * that does not read without end). */
-static int write_by(int fd, const char *text, size_t n, double deadline)
+ * where b has a deadline: 0, -1 with errno set, 1 once the deadline has
+ * passed, 2 once the stall has.  Where b has either, a file that is no
+ * regular file (a pipe, a named pipe, a terminal), whose write waits for
+ * its reader to read, is written PIPE_BUF bytes at a time, each once
+ * poll(2) says it takes them, which it waits for until the deadline at
+ * most, and b->stall seconds after the reader last took some (a part of
+ * 16 MiB waited for a reader that does not read without end). */
+static int write_by(int fd, const char *text, size_t n, const struct ces_dot_bounds *b)
 {
     struct stat sb;
-    bool waits = deadline > 0 && fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode);
+    bool waits = (b->deadline > 0 || b->stall > 0) && fstat(fd, &sb) == 0 &&
+                 !S_ISREG(sb.st_mode);
     size_t part = waits ? PIPE_BUF : DOT_WRITE_PART, at = 0;
+    double took = waits ? ces_now() : 0; /* when the reader last took some */
 
     while (at < n) {
         size_t k = n - at < part ? n - at : part;
-        double left = deadline - ces_now();
+        double now = b->deadline > 0 || waits ? ces_now() : 0, until = b->deadline;
 
-        if (deadline > 0 && left <= 0)
+        if (b->deadline > 0 && now >= b->deadline)
             return 1;
+        if (waits && b->stall > 0 && now >= took + b->stall)
+            return 2;
         if (waits) {
             struct pollfd p = {fd, POLLOUT, 0};
-            int r = poll(&p, 1, left < 1 ? (int)(left * 1000) + 1 : 1000);
+            double left;
+            int r;
 
+            if (b->stall > 0 && (until <= 0 || took + b->stall < until))
+                until = took + b->stall;
+            left = until - now;
+            r = poll(&p, 1, left < 1 ? (int)(left * 1000) + 1 : 1000);
             if (r < 0 && errno != EINTR)
                 return -1;
             if (r <= 0) /* not yet: the clock again */
@@ -3487,6 +3497,8 @@ static int write_by(int fd, const char *text, size_t n, double deadline)
         if (ces_write_all(fd, text + at, k) != 0)
             return -1;
         at += k;
+        if (waits)
+            took = ces_now();
     }
     return 0;
 }
@@ -3529,11 +3541,12 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
     posix_spawn_file_actions_t fa;
     struct stat sb;
     pid_t pid;
+    struct ces_dot_bounds in = {deadline, 0}; /* (a regular file: never waits) */
     int fd = tmp_open(ctx, path), status = 0, err, late, rc = CES_OK;
 
     if (fd < 0)
         return CES_ERR_IO;
-    late = write_by(fd, text, strlen(text), deadline);
+    late = write_by(fd, text, strlen(text), &in);
     if (late > 0) {
         rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT,
                            "the time bound passed while its dot text was given to Graphviz");
@@ -3599,11 +3612,13 @@ close_fd:
 
 int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path)
 {
-    return ces_dot_write_by(ctx, dot_text, path, 0);
+    static const struct ces_dot_bounds none = {0, 0};
+
+    return ces_dot_write_by(ctx, dot_text, path, &none);
 }
 
 int ces_dot_write_by(struct ces_ctx *ctx, const char *dot_text, const char *path,
-                     double deadline)
+                     const struct ces_dot_bounds *b)
 {
     const char *fmt = NULL;
     struct ces_out_file of;
@@ -3612,7 +3627,7 @@ int ces_dot_write_by(struct ces_ctx *ctx, const char *dot_text, const char *path
 
     if (ctx == NULL)
         return CES_ERR_INVALID;
-    if (dot_text == NULL || path == NULL)
+    if (dot_text == NULL || path == NULL || b == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_dot_write: NULL argument");
     fmt = ces_dot_format(path);
     if (fmt == NULL)
@@ -3624,18 +3639,21 @@ int ces_dot_write_by(struct ces_ctx *ctx, const char *dot_text, const char *path
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "cannot write %s: Graphviz 'dot' is not installed (not found on "
                              "PATH); install graphviz or write a .dot file", path);
-    fd = ces_file_create_by(ctx, path, &of, deadline);
+    fd = ces_file_create_by(ctx, path, &of, b->deadline, b->stall);
     if (fd < 0)
         return fd == -2 ? CES_ERR_TIMEOUT : CES_ERR_IO;
     /* dot writes the file through its standard output: opened again by
      * name, a pipe's reader would have seen the end of the stream first */
     if (fmt != NULL) {
-        rc = render(ctx, dot, dot_text, fd, path, fmt, deadline);
+        rc = render(ctx, dot, dot_text, fd, path, fmt, b->deadline);
     } else {
-        late = write_by(fd, dot_text, strlen(dot_text), deadline);
-        if (late > 0)
+        late = write_by(fd, dot_text, strlen(dot_text), b);
+        if (late == 1)
             rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT,
                                "the time bound passed while its dot text was written");
+        else if (late == 2)
+            rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT,
+                               "its reader took none of its dot text for %g s", b->stall);
         else if (late < 0)
             rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     }

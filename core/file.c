@@ -262,7 +262,7 @@ int ces_file_own_descriptor(const char *path)
 }
 
 /* Opens `name`, an existing file that is no regular file, for writing:
- * past deadline (> 0; 0: none) a named pipe that no reader has opened,
+ * where deadline > 0 (0: none) a named pipe that no reader has opened,
  * whose open waits for one, is tried every 10 ms until then at most, -1
  * with errno ETIMEDOUT past it. */
 static int open_by(const char *name, double deadline)
@@ -298,11 +298,11 @@ static int open_by(const char *name, double deadline)
 
 int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out_file *of)
 {
-    return ces_file_create_by(ctx, path, of, 0);
+    return ces_file_create_by(ctx, path, of, 0, 0);
 }
 
 int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_file *of,
-                       double deadline)
+                       double deadline, double stall)
 {
     char resolved[4096];
     struct stat sb;
@@ -362,10 +362,18 @@ int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_fil
         /* close-on-exec, as every descriptor here: Graphviz gets this one
          * as its standard output, and no child should hold it under its
          * own number too */
-        fd = open_by(of->name, deadline);
+        double by = deadline, start = stall > 0 ? ces_now() : 0;
+
+        if (stall > 0 && (by <= 0 || start + stall < by))
+            by = start + stall;
+        fd = open_by(of->name, by);
         if (fd < 0 && errno == ETIMEDOUT) {
-            ces_ctx_error(ctx, CES_ERR_TIMEOUT, "the time bound passed while %s waited for a "
-                          "reader", path);
+            if (by == deadline)
+                ces_ctx_error(ctx, CES_ERR_TIMEOUT, "the time bound passed while %s waited "
+                              "for a reader", path);
+            else
+                ces_ctx_error(ctx, CES_ERR_TIMEOUT, "no reader opened %s in %g s", path,
+                              stall);
             return -2;
         }
         if (fd >= 0)

@@ -176,10 +176,11 @@ struct ces_out_file {
 int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out_file *of);
 /* ces_file_create_beside within a time bound: a named pipe that no reader
  * has opened yet, whose open waits for one, is waited for until `deadline`
- * (ces_now's; 0: none, as ces_file_create_beside) at most, -2 past it (the
- * context's error saying so). */
+ * (ces_now's; 0: none, as ces_file_create_beside) at most, and `stall`
+ * seconds (0: none) at most, -2 past either (the context's error saying
+ * which). */
 int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_file *of,
-                       double deadline);
+                       double deadline, double stall);
 int ces_file_replace(struct ces_ctx *ctx, const struct ces_out_file *of, const char *path, int rc);
 int ces_write_file(struct ces_ctx *ctx, const char *path, const char *text, size_t len);
 /* The descriptor of this process that `path` names, as
@@ -249,12 +250,22 @@ int ces_dot_emit_sized(struct ces_ctx *ctx, const struct ces_graph *g,
                        const struct ces_dot_checked *checked, char **text, size_t *len,
                        struct ces_dot_size *size, double deadline);
 
-/* ces_dot_write within a time bound: past `deadline` (ces_now's; 0: none),
- * read as the text is written and while Graphviz lays it out (ended
- * there), CES_ERR_TIMEOUT with no file left behind.  ces_dot_emit_sized's
- * `deadline` alike: past it, CES_ERR_TIMEOUT, no text. */
+/* What bounds ces_dot_write_by (each 0: none). */
+struct ces_dot_bounds {
+    double deadline; /* ces_now's: read as the text is written and while
+                      * Graphviz lays it out (ended there) */
+    double stall;    /* seconds that a file that is no regular file (a named
+                      * pipe, a pipe) may wait for a reader to open it, or
+                      * for its reader to take more of the dot text; not
+                      * Graphviz's own writing of a .svg or .png there */
+};
+
+/* ces_dot_write within bounds: past b's deadline or stall, CES_ERR_TIMEOUT
+ * with no file left behind, the message saying which.
+ * ces_dot_emit_sized's `deadline` alike: past it, CES_ERR_TIMEOUT, no
+ * text. */
 int ces_dot_write_by(struct ces_ctx *ctx, const char *dot_text, const char *path,
-                     double deadline);
+                     const struct ces_dot_bounds *b);
 
 /* Whether ces_dot_write can make the temporary file that feeds `dot` a
  * .svg or .png (in $TMPDIR, else /tmp): created and removed again, for a

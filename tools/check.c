@@ -736,6 +736,7 @@ static void draw_says(char *line, size_t size, const char *fmt, ...)
 static int write_picture(struct ces_ctx *pctx, const char *text, const char *path,
                          double deadline, bool before)
 {
+    struct ces_dot_bounds b = {deadline, 0};
     struct sigaction ign, was;
     bool quiet = before && strcmp(ces_dot_format(path), "dot") == 0;
     int rc;
@@ -746,7 +747,7 @@ static int write_picture(struct ces_ctx *pctx, const char *text, const char *pat
         sigemptyset(&ign.sa_mask);
         quiet = sigaction(SIGPIPE, &ign, &was) == 0;
     }
-    rc = ces_dot_write_by(pctx, text, path, deadline);
+    rc = ces_dot_write_by(pctx, text, path, &b);
     if (quiet)
         sigaction(SIGPIPE, &was, NULL);
     return rc;

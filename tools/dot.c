@@ -2,7 +2,7 @@
  * tools/dot.c - `cesync dot`: draw a schedule.
  */
 #include "tool.h"
-#include "internal.h" /* ces_dot_format, ces_find_program, ces_dot_tmp_probe */
+#include "internal.h" /* ces_dot_format, ces_find_program, ces_dot_tmp_probe, ces_now */
 
 #include <stdio.h>
 #include <string.h>
@@ -45,16 +45,33 @@ static const char dot_help[] =
     "               Graphviz (replaced only when complete; not the schedule's own\n"
     "               file; its directory must exist, and for .svg and .png Graphviz\n"
     "               and a temporary file in TMPDIR (else /tmp), judged before the\n"
-    "               schedule is read), - for the dot text on stdout (the default)\n"
+    "               schedule is read), - for the dot text on stdout (the default).\n"
+    "               An OUT that is no regular file (a named pipe) that no reader\n"
+    "               opens for 60 s, or whose reader takes none of the dot text for\n"
+    "               60 s, stops the command (exit 3, a line on stderr says which);\n"
+    "               under --max-seconds that bound alone holds\n"
+    "  --max-seconds S\n"
+    "               stop S seconds after the command's start: the schedule's\n"
+    "               expansion, the dot text, its writing to OUT and Graphviz's\n"
+    "               layout (ended there); nothing is left in OUT's place, a line\n"
+    "               on stderr says what the bound stopped, exit 3.  Not the dot\n"
+    "               text on stdout, written as any command's output is\n"
     "\n";
 
+/* The seconds an -o that is no regular file may wait for a reader, or for
+ * its reader to take more of the dot text, without --max-seconds: a named
+ * pipe that no one reads held the command for ever. */
+#define DOT_STALL_SECONDS 60.0
+
 /* dot's option that takes a value (ces_tool_load). */
-static const char *const dot_valued[] = {"-o", NULL};
+static const char *const dot_valued[] = {"-o", "--max-seconds", NULL};
 
 /* -o's file (NULL: standard output) and the schedule's (not to be it). */
 struct dot_args {
     const char *out, *in;
     struct ces_ctx *ctx; /* for the temporary file's error */
+    double t0;           /* the command's start: --max-seconds counts from it */
+    double max_seconds;  /* 0: none */
 };
 
 /* What ces_dot_write needs for the last -o's file, judged once every
@@ -87,6 +104,8 @@ static int dot_opt(void *ud, const char *opt, const char *v)
 {
     struct dot_args *a = ud;
 
+    if (opt != NULL && strcmp(opt, "--max-seconds") == 0)
+        return ces_tool_seconds("dot", opt, v, &a->max_seconds);
     if (opt != NULL) {
         a->out = v;
         return ces_tool_value("dot", opt, v, "a file name");
@@ -99,11 +118,35 @@ static int dot_opt(void *ud, const char *opt, const char *v)
     return a->out != NULL ? dot_out_ready(a) : CES_EXIT_OK;
 }
 
+/* The schedule's expansion (ces_expand_watch_fn): stopped once
+ * --max-seconds has passed since the command began. */
+static int dot_watch(void *ud, const struct ces_expand_done *done)
+{
+    const struct dot_args *a = ud;
+
+    (void)done;
+    return a->max_seconds > 0 && ces_now() - a->t0 >= a->max_seconds;
+}
+
+/* The line and exit status of a picture that a bound stopped (rc
+ * CES_ERR_TIMEOUT): nothing left in OUT's place, exit 3 as check's
+ * bounds. */
+static int dot_stopped(const struct dot_args *a, const char *why)
+{
+    if (a->max_seconds > 0)
+        ces_tool_say("dot: %s not written (--max-seconds %g): %s",
+                     a->out != NULL ? a->out : "the dot text", a->max_seconds, why);
+    else
+        ces_tool_say("dot: %s not written: %s", a->out, why);
+    return CES_EXIT_INCOMPLETE;
+}
+
 int ces_cmd_dot(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
-    struct dot_args a = {NULL, ces_tool_input_read(argc, argv, dot_valued), NULL};
+    struct dot_args a = {NULL, ces_tool_input_read(argc, argv, dot_valued), NULL, ces_now(), 0};
+    struct ces_dot_bounds b;
     char *text = NULL;
     size_t len = 0;
     int ec;
@@ -116,10 +159,20 @@ int ces_cmd_dot(int argc, char **argv)
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
     a.ctx = ctx;
-    ec = ces_tool_load("dot", ctx, argc, argv, dot_valued, NULL, dot_opt, &a, &g, NULL);
+    ec = ces_tool_load_watched("dot", ctx, argc, argv, dot_valued, NULL, dot_opt, &a, dot_watch,
+                               &g, NULL);
+    if (ec == CES_EXIT_INCOMPLETE) {
+        char why[4200];
+
+        snprintf(why, sizeof(why), "the time bound passed while the schedule was expanded (%s)",
+                 ces_ctx_last_error(ctx));
+        ec = dot_stopped(&a, why);
+    }
+    b.deadline = a.max_seconds > 0 ? a.t0 + a.max_seconds : 0;
+    b.stall = a.max_seconds > 0 ? 0 : DOT_STALL_SECONDS;
     if (ec == CES_EXIT_OK) {
         struct ces_dot_size size;
-        int rc = ces_dot_emit_sized(ctx, g, NULL, NULL, &text, &len, &size, 0);
+        int rc = ces_dot_emit_sized(ctx, g, NULL, NULL, &text, &len, &size, b.deadline);
 
         if (rc == CES_OK && a.out != NULL)
             ces_tool_dot_note("dot", ces_tool_dot_ops(g), &size, a.out);
@@ -127,10 +180,12 @@ int ces_cmd_dot(int argc, char **argv)
             ces_tool_dot_text_note("dot", ces_tool_dot_ops(g), len, a.out);
 
         if (rc == CES_OK && a.out != NULL)
-            rc = ces_dot_write(ctx, text, a.out);
+            rc = ces_dot_write_by(ctx, text, a.out, &b);
         else if (rc == CES_OK)
             fwrite(text, 1, len, stdout);
-        if (rc != CES_OK)
+        if (rc == CES_ERR_TIMEOUT)
+            ec = dot_stopped(&a, ces_ctx_last_error(ctx));
+        else if (rc != CES_OK)
             ec = ces_tool_fail("dot: %s", ces_ctx_last_error(ctx));
         else if (a.out != NULL)
             ces_tool_say("wrote %s", a.out);

@@ -7,6 +7,7 @@
 #include "ces_test.h"
 #include "internal.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -1211,6 +1212,69 @@ static void test_write_any_case(void **state)
     }
     ces_free(ctx, t);
     ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* ces_dot_write_by with a stall of 2 s (cesync dot's 60 s, where no
+ * --max-seconds is given): into a named pipe whose reader (this process)
+ * holds it open and never reads, the write stops 2 s after the pipe took
+ * its last bytes, and into one that no reader opens, 2 s after it began,
+ * each CES_ERR_TIMEOUT in words that say which; a reader that takes
+ * 16 KiB every 100 ms, 1.6 s in all, never still that long, takes the
+ * 256 KiB whole.  Nothing bounded either: the write waited
+ * for the reader (the open for one) for ever. */
+static void test_write_stall(void **state)
+{
+    static const struct ces_dot_bounds stall = {0, 2.0};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *dir = ces_test_tmpdir(), fifo[256], want[512], *text = malloc(256 << 10);
+    size_t len = 256 << 10;
+    int fd, status;
+    pid_t pid;
+
+    (void)state;
+    assert_non_null(text);
+    memset(text, '#', len - 1);
+    text[len - 1] = '\0';
+    snprintf(fifo, sizeof(fifo), "%s/p.dot", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    fd = open(fifo, O_RDONLY | O_NONBLOCK);
+    assert_true(fd >= 0);
+    assert_int_equal(ces_dot_write_by(ctx, text, fifo, &stall), CES_ERR_TIMEOUT);
+    assert_string_equal(ces_ctx_last_error(ctx), "its reader took none of its dot text for 2 s");
+    assert_int_equal(close(fd), 0);
+    assert_int_equal(ces_dot_write_by(ctx, text, fifo, &stall), CES_ERR_TIMEOUT);
+    snprintf(want, sizeof(want), "no reader opened %s in 2 s", fifo);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
+    fd = open(fifo, O_RDONLY | O_NONBLOCK);
+    assert_true(fd >= 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) { /* a slow reader: 16 KiB a time, 100 ms apart, to the end */
+        static char buf[16 << 10];
+        size_t got = 0;
+
+        for (int turns = 0; turns < 300; turns++) {
+            ssize_t n;
+
+            ces_test_sleep_ms(100);
+            n = read(fd, buf, sizeof(buf));
+            if (n > 0)
+                got += (size_t)n;
+            else if (n == 0 && got > 0) /* (none before: no writer yet) */
+                break;
+            else if (n < 0 && errno != EAGAIN)
+                _exit(2);
+        }
+        _exit(got == len - 1 ? 0 : 1);
+    }
+    assert_int_equal(close(fd), 0);
+    assert_int_equal(ces_dot_write_by(ctx, text, fifo, &stall), CES_OK);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    free(text);
+    ces_test_remove_in(dir, "p.dot\0");
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -3490,6 +3554,7 @@ int main(void)
         cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_write),
         cmocka_unit_test(test_write_any_case),
+        cmocka_unit_test(test_write_stall),
         cmocka_unit_test(test_write_replaces_when_complete),
         cmocka_unit_test(test_write_svg_to_pipe),
         cmocka_unit_test(test_label_pieces),

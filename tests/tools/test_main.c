@@ -5,6 +5,7 @@
 #include "ces_test.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,7 +127,7 @@ static void test_help_lists_every_option(void **state)
     } cmds[] = {
         {"print", BUILDER "-o x.ces --expand", "--explain"},
         {"validate", BUILDER "--kind h200 --model m", ""},
-        {"dot", BUILDER "-o x.dot", ""},
+        {"dot", BUILDER "-o x.dot --max-seconds 1", ""},
         {"check", BUILDER "--max-states 1 --max-seconds 1 --max-depth 1 --max-memory 1M "
                   "--no-reduction --first --random 1 --seed 1 --replay 0 --fault drop:r0.s0#0 "
                   "--abort --queues 0 --queue-sweep --fault-sweep --dot x.dot --json --quiet "
@@ -1165,6 +1166,63 @@ static void test_dot_outputs(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* `cesync dot -o FIFO --max-seconds 2` into a named pipe whose reader, a
+ * child, holds it open 20 s and never reads, and into one that no reader
+ * opens until then: the write (the open) stops at the bound, a line says
+ * so, exit 3 as check's bounds (1.4 MB of dot text, 2 ranks' 6,000
+ * writes: the pipe takes 64 KiB of it).  Without --max-seconds a stall of
+ * 60 s stops it alike (core_test_dot's test_write_stall, with a stall of
+ * 2 s).  dot had no bound and no such option (exit 2): 'dot w.ces -o
+ * p.dot' waited for such a reader, or for one, for ever. */
+static void test_dot_pipe_bound(void **state)
+{
+    char *dir = ces_test_tmpdir(), sch[256], fifo[256], args[640], want[1024], *o;
+
+    (void)state;
+    snprintf(sch, sizeof(sch), "%s/w.ces", dir);
+    snprintf(fifo, sizeof(fifo), "%s/p.dot", dir);
+    ces_test_put_file(sch, "cesync 1\nranks 2\nsignal f u32 1\nphase eager x3000\n"
+                           "r* : write f[0] = $i\n");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    snprintf(args, sizeof(args), "dot %s -o %s --max-seconds 2", sch, fifo);
+    for (int reads = 0; reads < 2; reads++) {
+        /* the reader's end, opened before the command starts (however late
+         * the child runs) and held by the child alone */
+        int fd = reads == 0 ? open(fifo, O_RDONLY | O_NONBLOCK) : -1;
+        pid_t pid;
+        int st;
+
+        assert_true(reads != 0 || fd >= 0);
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) { /* the reader: one that does not read, or none yet */
+            sleep(20);
+            if (fd < 0)
+                fd = open(fifo, O_RDONLY | O_NONBLOCK);
+            _exit(fd >= 0 && close(fd) == 0 ? 0 : 1);
+        }
+        if (fd >= 0)
+            assert_int_equal(close(fd), 0);
+        if (reads == 0)
+            snprintf(want, sizeof(want), "cesync: dot: %s not written (--max-seconds 2): the "
+                     "time bound passed while its dot text was written\n", fifo);
+        else
+            snprintf(want, sizeof(want), "cesync: dot: %s not written (--max-seconds 2): the "
+                     "time bound passed while %s waited for a reader\n", fifo, fifo);
+        assert_int_equal(ces_test_tool(NULL, args, &o), 3);
+        assert_string_equal(o, want);
+        free(o);
+        assert_int_equal(kill(pid, SIGKILL), 0);
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+    }
+    /* the option's value, as check's */
+    snprintf(args, sizeof(args), "dot %s -o %s --max-seconds 0", sch, fifo);
+    assert_int_equal(ces_test_tool(NULL, args, &o), 2);
+    assert_string_equal(o, "cesync: dot: --max-seconds expects a finite number > 0, not '0'\n");
+    free(o);
+    ces_test_remove_in(dir, "p.dot\0w.ces\0");
+}
+
 /* `cesync dot -o NAME` where NAME says no format (/dev/stdout, /dev/null):
  * refused before the drawing, with the name that does write standard
  * output (it said only that the name must end in .dot, .svg or .png). */
@@ -1304,6 +1362,7 @@ int main(void)
         cmocka_unit_test(test_devices_command),
         cmocka_unit_test(test_dot_outputs),
         cmocka_unit_test(test_dot_text_large),
+        cmocka_unit_test(test_dot_pipe_bound),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
         cmocka_unit_test(test_run_probe_fork_fails),
