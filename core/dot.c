@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -3526,22 +3527,72 @@ static int wait_by(pid_t pid, int *status, double deadline)
     }
 }
 
+/* Starts dot (argv) as a child with in_fd as its standard input and
+ * out_fd as its output, its data segment bounded by `memory` bytes
+ * (RLIMIT_DATA, at most the hard limit): posix_spawn sets no resource
+ * limit, so a child of fork(2) sets it before it runs dot.  RLIMIT_DATA,
+ * not RLIMIT_AS: Linux (since 4.7) counts in it the heap and every private
+ * writable mapping, what Graphviz's layout allocates, its threads' stacks
+ * among them, where the address space counts the libraries, fonts and
+ * 64 MiB reserved for each thread's malloc arena too (dot -Tsvg of a
+ * picture of 9 nodes failed under 60 MB of address space, and drew under
+ * 40 MB of data).  0 or errno. */
+static int spawn_bounded(pid_t *pid, const char *dot, char **argv, int in_fd, int out_fd,
+                         uint64_t memory)
+{
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_DATA, &rl) != 0)
+        return errno;
+    if (rl.rlim_max == RLIM_INFINITY || (uint64_t)rl.rlim_max > memory)
+        rl.rlim_cur = (rlim_t)memory;
+    else
+        rl.rlim_cur = rl.rlim_max;
+    *pid = fork();
+    if (*pid < 0)
+        return errno;
+    if (*pid == 0) { /* (a signal's handler here removes none of ours: file.c) */
+        if (dup2(in_fd, STDIN_FILENO) >= 0 && dup2(out_fd, STDOUT_FILENO) >= 0 &&
+            setrlimit(RLIMIT_DATA, &rl) == 0)
+            execve(dot, argv, environ);
+        _exit(127);
+    }
+    return 0;
+}
+
+/* Whether the children waited for held `memory` bytes or half of it at
+ * most (getrusage's ru_maxrss, KiB on Linux): the sign that a dot that
+ * failed under its bound ran out of memory, where no status tells (out of
+ * memory Graphviz 2.43 says so and dies of SIGSEGV, later ones may exit 1,
+ * GLib aborts making a thread; its resident peak then stood at 60% of the
+ * bound or more, from 10 MB to 200 MB, where a dot failing for another
+ * reason holds a few MiB).  The peak of every child this process waited
+ * for: one call at a time, as ces_dot_write is. */
+static bool held_half(uint64_t memory)
+{
+    struct rusage ru;
+
+    return getrusage(RUSAGE_CHILDREN, &ru) == 0 && ru.ru_maxrss > 0 &&
+           (uint64_t)ru.ru_maxrss * 1024 >= memory / 2;
+}
+
 /* Runs `dot -T<fmt>` (dot: the program's path) with the text on its
  * standard input (from an unlinked temporary file, so that a dot that dies
  * early cannot raise SIGPIPE in the caller) and its standard output on
  * out_fd, the file that is to become `path` (or `path` itself, a pipe or a
  * device); errors name `path`.  A dot that fails, and one that leaves the
- * file empty, are CES_ERR_IO; past `deadline` (0: none) the text's writing
- * stops, or dot is ended, CES_ERR_TIMEOUT. */
+ * file empty, are CES_ERR_IO; past b's deadline the text's writing stops,
+ * or dot is ended, CES_ERR_TIMEOUT; where b bounds its memory a dot that
+ * fails having held half of it (held_half) is CES_ERR_LIMIT. */
 static int render(struct ces_ctx *ctx, const char *dot, const char *text, int out_fd,
-                  const char *path, const char *fmt, double deadline)
+                  const char *path, const char *fmt, const struct ces_dot_bounds *b)
 {
     char tflag[16];
     char *argv[3];
     posix_spawn_file_actions_t fa;
     struct stat sb;
     pid_t pid;
-    struct ces_dot_bounds in = {deadline, 0}; /* (a regular file: never waits) */
+    struct ces_dot_bounds in = {b->deadline, 0, 0}; /* (a regular file: never waits) */
     int fd = tmp_open(ctx, path), status = 0, err, late, rc = CES_OK;
 
     if (fd < 0)
@@ -3566,22 +3617,26 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
     argv[0] = "dot";
     argv[1] = tflag;
     argv[2] = NULL;
-    if (posix_spawn_file_actions_init(&fa) != 0) {
-        rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "posix_spawn_file_actions_init failed");
-        goto close_fd;
+    if (b->memory > 0) {
+        err = spawn_bounded(&pid, dot, argv, fd, out_fd, b->memory);
+    } else {
+        if (posix_spawn_file_actions_init(&fa) != 0) {
+            rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "posix_spawn_file_actions_init failed");
+            goto close_fd;
+        }
+        err = posix_spawn_file_actions_adddup2(&fa, fd, STDIN_FILENO);
+        if (err == 0)
+            err = posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
+        if (err == 0)
+            err = posix_spawn(&pid, dot, &fa, NULL, argv, environ);
+        posix_spawn_file_actions_destroy(&fa);
     }
-    err = posix_spawn_file_actions_adddup2(&fa, fd, STDIN_FILENO);
-    if (err == 0)
-        err = posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
-    if (err == 0)
-        err = posix_spawn(&pid, dot, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
     if (err != 0) {
         rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "cannot run %s: %s", dot, strerror(err));
         goto close_fd;
     }
     ces_file_child(pid); /* a signal that ends us ends its drawing too */
-    late = wait_by(pid, &status, deadline);
+    late = wait_by(pid, &status, b->deadline);
     ces_file_child(0);
     if (late < 0) {
         rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "waiting for dot: %s", strerror(errno));
@@ -3590,6 +3645,14 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
     if (late > 0) {
         rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT,
                            "the time bound passed while Graphviz laid it out, which was ended");
+        goto close_fd;
+    }
+    if ((!WIFEXITED(status) || WEXITSTATUS(status) != 0) && b->memory > 0 &&
+        held_half(b->memory)) {
+        rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "dot -T%s failed drawing %s (%s %d) out of "
+                           "memory: its bound of %" PRIu64 " bytes", fmt, path,
+                           WIFEXITED(status) ? "exit status" : "signal",
+                           WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), b->memory);
         goto close_fd;
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -3612,7 +3675,7 @@ close_fd:
 
 int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path)
 {
-    static const struct ces_dot_bounds none = {0, 0};
+    static const struct ces_dot_bounds none = {0, 0, 0};
 
     return ces_dot_write_by(ctx, dot_text, path, &none);
 }
@@ -3645,7 +3708,7 @@ int ces_dot_write_by(struct ces_ctx *ctx, const char *dot_text, const char *path
     /* dot writes the file through its standard output: opened again by
      * name, a pipe's reader would have seen the end of the stream first */
     if (fmt != NULL) {
-        rc = render(ctx, dot, dot_text, fd, path, fmt, b->deadline);
+        rc = render(ctx, dot, dot_text, fd, path, fmt, b);
     } else {
         late = write_by(fd, dot_text, strlen(dot_text), b);
         if (late == 1)

@@ -258,10 +258,15 @@ struct ces_dot_bounds {
                       * pipe, a pipe) may wait for a reader to open it, or
                       * for its reader to take more of the dot text; not
                       * Graphviz's own writing of a .svg or .png there */
+    uint64_t memory; /* bytes of data segment (RLIMIT_DATA) Graphviz may take
+                      * for a .svg or .png: one that fails having held half
+                      * of it or more is CES_ERR_LIMIT, "... out of memory:
+                      * its bound of N bytes" */
 };
 
 /* ces_dot_write within bounds: past b's deadline or stall, CES_ERR_TIMEOUT
- * with no file left behind, the message saying which.
+ * with no file left behind, the message saying which; Graphviz out of
+ * b's memory, CES_ERR_LIMIT, nothing left behind.
  * ces_dot_emit_sized's `deadline` alike: past it, CES_ERR_TIMEOUT, no
  * text. */
 int ces_dot_write_by(struct ces_ctx *ctx, const char *dot_text, const char *path,

@@ -57,8 +57,11 @@ static const char check_help[] =
     "                      holds its rows and each check below it, and stops where\n"
     "                      one more row would not be, as --max-seconds stops it; it\n"
     "                      holds --dot's picture too (its text and the tables that\n"
-    "                      make it): one that would pass it is not written, which a\n"
-    "                      line says, exit 3 (1 with a defect)\n"
+    "                      make it, and a .svg's or .png's Graphviz, whose data\n"
+    "                      segment, RLIMIT_DATA, gets what the text leaves of it):\n"
+    "                      one that would pass it, or whose Graphviz fails out of it,\n"
+    "                      is not written, which a line says, exit 3 (1 with a\n"
+    "                      defect)\n"
     "  --no-reduction      reference mode: no partial-order reduction (the exhaustive\n"
     "                      search only)\n"
     "  --first             stop at the first defect found (verdict adds INCOMPLETE;\n"
@@ -729,14 +732,15 @@ static void draw_says(char *line, size_t size, const char *fmt, ...)
         ces_tool_say("%s", said);
 }
 
-/* Writes the picture (ces_dot_write_by); `before` (--json's, drawn before
+/* Writes the picture (ces_dot_write_by), Graphviz's data segment bounded
+ * by `memory` bytes (0: none); `before` (--json's, drawn before
  * the object): a .dot's reader that closes its pipe early fails the write
  * (EPIPE), said after the object, SIGPIPE ignored while it is written (it
  * ended the command with no object at all: exit 141). */
 static int write_picture(struct ces_ctx *pctx, const char *text, const char *path,
-                         double deadline, bool before)
+                         double deadline, uint64_t memory, bool before)
 {
-    struct ces_dot_bounds b = {deadline, 0};
+    struct ces_dot_bounds b = {deadline, 0, memory};
     struct sigaction ign, was;
     bool quiet = before && strcmp(ces_dot_format(path), "dot") == 0;
     int rc;
@@ -788,6 +792,7 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
     struct ces_ctx *pctx;
     char *text = NULL;
     size_t len = 0;
+    uint64_t left;
     int rc, ec;
 
     if (counterexample) {
@@ -821,11 +826,22 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
     rc = ces_dot_emit_sized(pctx, g, pov, ordered ? &chk : NULL, &text, &len, NULL, deadline);
     if (rc == CES_OK && strcmp(ces_dot_format(path), "dot") == 0)
         ces_tool_dot_text_note("check", ces_tool_dot_ops(g), len, path);
+    /* Graphviz may take what the text leaves of the bound */
+    left = mem.limit > mem.held ? mem.limit - mem.held : 1;
     if (rc == CES_OK)
-        rc = write_picture(pctx, text, path, deadline, line != NULL);
+        rc = write_picture(pctx, text, path, deadline, mem.limit > 0 ? left : 0, line != NULL);
     ces_free(pctx, text);
     ec = CES_EXIT_OK;
-    if (rc != CES_OK && mem.over) { /* as the memory bound stops a search */
+    if (rc == CES_ERR_LIMIT) { /* Graphviz out of what the bound left it */
+        char bound[24], rest[24];
+
+        ces_sim_fmt_bytes(bound, sizeof(bound), o->max_memory);
+        ces_sim_fmt_bytes(rest, sizeof(rest), left);
+        draw_says(line, size, "check: --dot %s not written: Graphviz ran out of the %s of "
+                  "memory that the bound of %s left it beside the dot text", path, rest, bound);
+        *stopped = "memory";
+        ec = defect ? CES_EXIT_DEFECT : CES_EXIT_INCOMPLETE;
+    } else if (rc != CES_OK && mem.over) { /* as the memory bound stops a search */
         char bound[24];
 
         ces_sim_fmt_bytes(bound, sizeof(bound), o->max_memory);

@@ -170,6 +170,7 @@ int ces_cmd_dot(int argc, char **argv)
     }
     b.deadline = a.max_seconds > 0 ? a.t0 + a.max_seconds : 0;
     b.stall = a.max_seconds > 0 ? 0 : DOT_STALL_SECONDS;
+    b.memory = 0;
     if (ec == CES_EXIT_OK) {
         struct ces_dot_size size;
         int rc = ces_dot_emit_sized(ctx, g, NULL, NULL, &text, &len, &size, b.deadline);

@@ -1225,7 +1225,7 @@ static void test_write_any_case(void **state)
  * for the reader (the open for one) for ever. */
 static void test_write_stall(void **state)
 {
-    static const struct ces_dot_bounds stall = {0, 2.0};
+    static const struct ces_dot_bounds stall = {0, 2.0, 0};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     char *dir = ces_test_tmpdir(), fifo[256], want[512], *text = malloc(256 << 10);

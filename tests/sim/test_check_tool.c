@@ -1850,16 +1850,16 @@ static void test_dot_path_checked_first(void **state)
     rmdir(dir);
 }
 
-/* `cesync check ARGS` with a `dot` first on PATH that draws nothing and
- * exits 3 (its directory bin under dir). */
-static int run_failing_dot(const char *dir, const char *args, char **out)
+/* `cesync check ARGS` with a `dot` first on PATH that runs `script` (its
+ * directory bin under dir). */
+static int run_stand_in_dot(const char *dir, const char *script, const char *args, char **out)
 {
     char bin[256], path[300], *saved = strdup(getenv("PATH") != NULL ? getenv("PATH") : "/bin");
     int rc;
 
     assert_non_null(saved);
     snprintf(bin, sizeof(bin), "%s/bin", dir);
-    ces_test_put_program(bin, "dot", "#!/bin/sh\nexit 3\n");
+    ces_test_put_program(bin, "dot", script);
     snprintf(path, sizeof(path), "%s:%s", bin, saved);
     assert_int_equal(setenv("PATH", path, 1), 0);
     rc = run(args, out);
@@ -1869,6 +1869,13 @@ static int run_failing_dot(const char *dir, const char *args, char **out)
     assert_int_equal(remove(path), 0);
     assert_int_equal(rmdir(bin), 0);
     return rc;
+}
+
+/* `cesync check ARGS` with a `dot` first on PATH that draws nothing and
+ * exits 3 (its directory bin under dir). */
+static int run_failing_dot(const char *dir, const char *args, char **out)
+{
+    return run_stand_in_dot(dir, "#!/bin/sh\nexit 3\n", args, out);
 }
 
 /* A picture that cannot be drawn after the search (dot fails) leaves the
@@ -1956,6 +1963,55 @@ static void test_dot_memory_bound(void **state)
         free(o);
     }
     assert_int_equal(remove(sch), 0);
+    assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
+}
+
+/* --max-memory holds Graphviz too: a .svg's dot runs with its data segment
+ * (RLIMIT_DATA) bounded by what the dot text leaves of the bound, and one
+ * that fails out of it is the memory bound stopping the picture: a line
+ * says so, exit 3, nothing left.  A stand-in dot that writes its `ulimit
+ * -d` and dies of SIGSEGV holding a few KiB saw a bound within 1 MiB below
+ * the 64 MiB, its failure said as any dot's, exit 2 (it saw none); and
+ * where Graphviz is installed, 2 ranks' 3,000 writes, whose layout takes
+ * about 270 MB and 12 s, are not drawn under --max-memory 64M, Graphviz
+ * ending in about a second (they were drawn whatever the bound, exit 0). */
+static void test_dot_graphviz_memory(void **state)
+{
+    char *dir = ces_test_tmpdir(), sch[256], args[640], want[1024], *o, *said;
+    unsigned long long kib;
+
+    (void)state;
+    snprintf(args, sizeof(args), "#!/bin/sh\nulimit -d > %s/limit\nkill -SEGV $$\n", dir);
+    snprintf(sch, sizeof(sch), "barrier --ranks 2 --max-memory 64M --quiet --dot %s/x.svg",
+             dir);
+    assert_int_equal(run_stand_in_dot(dir, args, sch, &o), 2);
+    snprintf(want, sizeof(want), "verdict: OK\ncesync: check: --dot %s/x.svg: dot -Tsvg failed "
+             "drawing %s/x.svg (signal %d)\n", dir, dir, SIGSEGV);
+    assert_string_equal(o, want);
+    free(o);
+    snprintf(sch, sizeof(sch), "%s/limit", dir);
+    said = ces_test_read_file(sch, NULL);
+    if (sscanf(said, "%llu", &kib) != 1 || kib > 64 * 1024 || kib < 63 * 1024)
+        fail_msg("the stand-in's ulimit -d: %s", said);
+    free(said);
+    assert_int_equal(remove(sch), 0);
+    if (system("command -v dot >/dev/null 2>&1") == 0) {
+        static const char end[] = " of memory that the bound of 64.0 MiB left it beside the dot "
+                                  "text\n";
+
+        snprintf(sch, sizeof(sch), "%s/w.ces", dir);
+        ces_test_put_file(sch, "cesync 1\nranks 2\nsignal f u32 1\nphase eager x1500\n"
+                               "r* : write f[0] = $i\n");
+        snprintf(args, sizeof(args), "%s --max-memory 64M --quiet --dot %s/y.svg", sch, dir);
+        assert_int_equal(run(args, &o), 3);
+        snprintf(want, sizeof(want), "cesync: check: --dot %s/y.svg not written: Graphviz ran "
+                 "out of the ", dir);
+        if (strstr(o, want) == NULL || strlen(o) < sizeof(end) ||
+            strcmp(o + strlen(o) - (sizeof(end) - 1), end) != 0)
+            fail_msg("it said:\n%s", o);
+        free(o);
+        assert_int_equal(remove(sch), 0);
+    }
     assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
 }
 
@@ -2660,6 +2716,7 @@ int main(void)
         cmocka_unit_test(test_dot_time_bound),
         cmocka_unit_test(test_dot_memory_bound),
         cmocka_unit_test(test_dot_bound_json),
+        cmocka_unit_test(test_dot_graphviz_memory),
         cmocka_unit_test(test_dot_pipe_time_bound),
         cmocka_unit_test(test_dot_pipe_closed_json),
         cmocka_unit_test(test_dot_tmpdir_checked_first),
