@@ -2064,6 +2064,35 @@ static void test_dot_bound_json(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* With --json, dot text of 16 MiB or more is announced on stderr before it
+ * is written, and so before the object (the picture is drawn first), while
+ * standard output holds the object alone, one line: 2 ranks' 80,000
+ * writes draw 18 MiB.  (Checked, not changed: the notice went to stderr.) */
+static void test_dot_note_json_streams(void **state)
+{
+    char *dir = ces_test_tmpdir(), sch[256], args[640], err[256], want[640], *o, *e;
+
+    (void)state;
+    snprintf(sch, sizeof(sch), "%s/w.ces", dir);
+    ces_test_put_file(sch, "cesync 1\nranks 2\nsignal f u32 1\nphase eager x40000\n"
+                           "r* : write f[0] = $i\n");
+    snprintf(err, sizeof(err), "%s/err.txt", dir);
+    /* (the 2>&1 after the command then the exit's) */
+    snprintf(args, sizeof(args), "%s --json --dot %s/big.dot 2>%s; exit $?", sch, dir, err);
+    assert_int_equal(run(args, &o), 0);
+    assert_memory_equal(o, "{\"verdict\":\"OK\",", 14);
+    assert_ptr_equal(strchr(o, '\n'), o + strlen(o) - 1);
+    assert_string_equal(strstr(o, "\"defects\":[]"), "\"defects\":[]}\n");
+    free(o);
+    e = ces_test_read_file(err, NULL);
+    snprintf(want, sizeof(want), "cesync: check: writing 18 MiB of dot text (80000 ops) to "
+             "%s/big.dot; fewer iterations or ranks draw less\ncesync: wrote %s/big.dot (the "
+             "schedule)\n", dir, dir);
+    assert_string_equal(e, want);
+    free(e);
+    ces_test_remove_in(dir, "big.dot\0err.txt\0w.ces\0");
+}
+
 /* --max-seconds holds a --dot into a named pipe too: one whose reader
  * never reads (it holds the pipe open 20 s) takes the first 64 KiB of the
  * 1.4 MB of dot text and then no more, and one that no reader opens
@@ -2717,6 +2746,7 @@ int main(void)
         cmocka_unit_test(test_dot_memory_bound),
         cmocka_unit_test(test_dot_bound_json),
         cmocka_unit_test(test_dot_graphviz_memory),
+        cmocka_unit_test(test_dot_note_json_streams),
         cmocka_unit_test(test_dot_pipe_time_bound),
         cmocka_unit_test(test_dot_pipe_closed_json),
         cmocka_unit_test(test_dot_tmpdir_checked_first),
