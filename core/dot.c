@@ -2110,10 +2110,49 @@ static bool after_wait(const struct dot_order *o, const struct dot_ev *x, size_t
                                     past_event(o, wc, x->proc, x->pos));
 }
 
+/* Whether a write into `slot` whose value fails wait `wt` (event x, width
+ * `width`) may land after write w[p] and before write w[j], so that the
+ * wait's condition, holding since w[p], fails again and w[j] may be what
+ * lets it pass: one not known to run in no execution or to come after the
+ * wait (after_wait), nor to come before w[p] (one of a later replay,
+ * dot_ow.later, whose later replays may come after w[p], only where it is
+ * of w[p]'s process and before it) or after w[j] (where w[j] is of no
+ * later replay, whose later replays may come after it). */
+static bool fails_between(struct dot_order *o, const struct dot_ow *slot, const struct dot_ev *x,
+                          const struct ces_op *wt, uint32_t width, size_t p, size_t j)
+{
+    size_t lo = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, false);
+    size_t hi = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, true);
+    const struct dot_ow *wp = &o->w[p], *wj = &o->w[j];
+    const uint32_t *pc = ow_clock(o, p);
+
+    for (size_t i = lo; i < hi; i++) {
+        const struct dot_ow *v = &o->w[i];
+
+        o->work++;
+        if (ces_wait_holds(width, wt->cmp, v->value, wt->value) ||
+            o->dead[o->off[v->proc] + v->pos] || after_wait(o, x, i))
+            continue;
+        if (pc[v->proc] > v->pos && (!v->later || (v->proc == wp->proc && v->pos < wp->pos)))
+            continue; /* before w[p] */
+        if (!wj->later && ow_clock(o, i)[wj->proc] > wj->pos)
+            continue; /* after w[j] */
+        return true;
+    }
+    return false;
+}
+
 /* Adds to st->kept the pairs of wait event e (of block b) with its
  * nearest writes of block b: of each process, the first write of the block
  * the wait may see (first_seen) that does not happen after it, but where
- * another process's such write happens before it. */
+ * another process's such write happens before it and no write whose value
+ * fails the wait may come between them (fails_between); and each later
+ * write of the block of that process that it may see, not after it, where
+ * such a write may come between it and the process's write before it that
+ * the wait passes on, and between it and each of the other processes'
+ * nearest writes that happen before it.  Where such a write overwrites the
+ * nearest one before the wait, the process's next write is what lets it
+ * pass: a flag set, reset by another process and set again. */
 static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
 {
     const struct ces_graph *g = st->g;
@@ -2156,9 +2195,30 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
         bool later = false;
 
         for (uint32_t k = 0; k < nkept && !later; k++)
-            later = k != a && ac[o->w[near[k]].proc] > o->w[near[k]].pos;
+            later = k != a && ac[o->w[near[k]].proc] > o->w[near[k]].pos &&
+                    !fails_between(o, &slot, x, op, width, near[k], near[a]);
         if (!later)
             rc = keep_pair(st, o, x, near[a]);
+    }
+    for (uint32_t a = 0, t = 0; a < nkept && rc == CES_OK; a++) {
+        size_t p = near[a], j;
+
+        while (o->group[t + 1] <= p) /* its run */
+            t++;
+        /* the run's next writes of block b the wait may see, while they run */
+        while ((j = first_seen(o, t, ng, op, width, o->w[p].pos + 1)) < o->group[t + 1] &&
+               o->w[j].block == x->ref.block && !o->dead[o->off[o->w[j].proc] + o->w[j].pos] &&
+               !after_wait(o, x, j) && rc == CES_OK) {
+            const uint32_t *jc = ow_clock(o, j);
+            bool held = !fails_between(o, &slot, x, op, width, p, j);
+
+            for (uint32_t k = 0; k < nkept && !held; k++)
+                held = k != a && jc[o->w[near[k]].proc] > o->w[near[k]].pos &&
+                       !fails_between(o, &slot, x, op, width, near[k], j);
+            if (!held)
+                rc = keep_pair(st, o, x, j);
+            p = j;
+        }
     }
     return rc;
 }

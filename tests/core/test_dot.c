@@ -2421,7 +2421,9 @@ static void test_counter_pairs_later_each(void **state)
  * waits pass on; r0 s1's 2 was taken to come before r1 s1's in each
  * replay, the `f == 2` to pass on none, and the last phase was not drawn
  * (the last phase's edge missing; cesync check: DEADLOCK and HANG, some
- * executions passing every wait). */
+ * executions passing every wait).  r0 s1's 1 may land between r1 s1's 2
+ * and its next replay's `f == 2`, which then passes on a 2 after it: r1
+ * s1's own 2 is drawn to that wait too. */
 static void test_counter_pairs_later_other(void **state)
 {
     (void)state;
@@ -2437,7 +2439,8 @@ static void test_counter_pairs_later_other(void **state)
                  "r1 s1 : wait f[0] == 2\nr1 s1 : write f[0]@1 = 2\nphase eager x1\n"
                  "r1 s1 : wait f[0] == 1\nr1 s1 : wait f[0] == 2\nphase eager x1\n"
                  "r1 s1 : wait g[0] >= 1\nr0 s1 : write g[0]@1 = 1\n",
-                 (const char *const[]){"n3_0_0 -> n3_1_0", NULL}, NULL, 49, 1036);
+                 (const char *const[]){"n3_0_0 -> n3_1_0", "n1_1_2 -> n1_1_1", NULL}, NULL,
+                 50, 1035);
 }
 
 /* A wait of a phase replayed 3 times whose every replay needs a write no
@@ -2597,13 +2600,16 @@ static void test_counter_pairs_later_paired(void **state)
  * its next phase, where r0 waits `f == 2` and writes f 2 (replayed
  * twice), never runs; but the write of f was drawn to the wait (cesync
  * check: HANG).  The first replay's edges, r1's first 3 to both waits,
- * which the executions that end blocked show, are kept. */
+ * which the executions that end blocked show, are kept, and r1's 2 to the
+ * `f >= 1`: where r0's 0 comes after r1's 3, the second replay's `f >= 1`
+ * passes on r1's 2 of the first. */
 static void test_counter_pairs_chain_order(void **state)
 {
     (void)state;
     counter_says(chain_order_tail,
-                 (const char *const[]){"n1_1_0 -> n1_0_0", "n1_1_0 -> n1_0_2", NULL},
-                 (const char *const[]){" -> n2_0_0", NULL}, 48, 1037);
+                 (const char *const[]){"n1_1_0 -> n1_0_0", "n1_1_0 -> n1_0_2",
+                                       "n1_1_1 -> n1_0_0", NULL},
+                 (const char *const[]){" -> n2_0_0", NULL}, 49, 1036);
 }
 
 /* A write of a phase's first replay that comes after another process's
@@ -2784,6 +2790,30 @@ static void test_counter_pairs_past_facts(void **state)
                  (const char *const[]){" -> n2_0_1", NULL}, 47, 1037);
 }
 
+/* A wait's nearest write of a process is not the only one of it that may
+ * let the wait pass: where a write whose value the wait fails may land
+ * after it and before the wait, the process's next write may be what
+ * passes the wait (beside a counter of 46 values, 1081 pairs).  r1 writes
+ * f 1, 0 and 1 to r0, which waits `f == 1`: it passes on either 1.  In a
+ * phase replayed twice r1 writes g 1 twice to r0, which waits `g >= 1`,
+ * writes g 0, waits `g == 1` and writes g 0: where both 1s land before
+ * r0's first 0, the `g == 1` passes on the next replay's first 1, and
+ * that replay's `g >= 1` on its second.  Each wait was drawn from the
+ * nearest write of r1 alone, these three edges missing (cesync check
+ * without the counter: HANG, executions passing every wait). */
+static void test_counter_pairs_reset_between(void **state)
+{
+    (void)state;
+    counter_says("phase eager x1\nr1 : write f[0]@0 = 1\nr1 : write f[0]@0 = 0\n"
+                 "r1 : write f[0]@0 = 1\nr0 : wait f[0] == 1\nphase graph x2\n"
+                 "r0 : wait g[0] >= 1\nr0 : write g[0] = 0\nr0 : wait g[0] == 1\n"
+                 "r0 : write g[0] = 0\nr1 : write g[0]@0 = 1\nr1 : write g[0]@0 = 1\n",
+                 (const char *const[]){"n1_1_0 -> n1_0_0", "n1_1_2 -> n1_0_0",
+                                       "n2_1_0 -> n2_0_0", "n2_1_1 -> n2_0_0",
+                                       "n2_1_0 -> n2_0_2", "n2_1_1 -> n2_0_2", NULL},
+                 NULL, 52, 1035);
+}
+
 /* A graph, its picture drawn without failures, and emit_same's runs. */
 struct dot_want {
     const struct ces_graph *g;
@@ -2822,7 +2852,7 @@ static void test_counter_pairs_alloc_failures(void **state)
         const char *tail;
         size_t dashed;
         unsigned hidden;
-    } cases[] = {{later_paired_tail, 46, 1036}, {chain_order_tail, 48, 1037}};
+    } cases[] = {{later_paired_tail, 46, 1036}, {chain_order_tail, 49, 1036}};
 
     (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -3591,6 +3621,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_first_past),
         cmocka_unit_test(test_counter_pairs_later_before),
         cmocka_unit_test(test_counter_pairs_past_facts),
+        cmocka_unit_test(test_counter_pairs_reset_between),
         cmocka_unit_test(test_counter_pairs_alloc_failures),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_counter_pairs_deadline),
