@@ -2,8 +2,8 @@
 # tests/tools/docs_examples.sh SOURCE_DIR TOOL - what the documents show is
 # what cesync does (README's HANG trace and the --predict figures were kept
 # up to date by hand):
-#  - every code block of README.md, docs/FORMAT.md and docs/PERFORMANCE.md
-#    that is a schedule (its first line `cesync 1`) is checked `verdict: OK`;
+#  - every code block of README.md, docs/FORMAT.md, docs/PERFORMANCE.md and
+#    docs/CLI.md that is a schedule (its first line `cesync 1`) is checked `verdict: OK`;
 #  - every block that starts with `$ cesync ARGS` is that command's output:
 #    each line it shows (but a line of `...` alone, which leaves lines out,
 #    and an annotation `<- ...` at its end) is a line of the output, in
@@ -25,7 +25,7 @@ src=$1
 case $2 in /*) tool=$2 ;; *) tool=$PWD/$2 ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-docs="README.md docs/FORMAT.md docs/PERFORMANCE.md"
+docs="README.md docs/FORMAT.md docs/PERFORMANCE.md docs/CLI.md"
 bad=0
 
 # the blocks, one file each: DOC-N.ces (schedules), DOC-N.cmd (commands)
