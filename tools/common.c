@@ -20,43 +20,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The builder options after --ranks, whose default differs in run. */
+/* The builder options after --ranks, whose default differs in run; the
+ * rules behind each line are docs/CLI.md's "Builder options". */
 static const char builder_options[] =
-    "  --bytes B          bytes per rank, 1..262144G (2^48), suffixes K M G (default\n"
-    "                     1024, rounded up to a multiple of 8 x ranks for alltoall, of\n"
-    "                     8 x chunks for sendrecv; a B given must divide by the ranks,\n"
-    "                     the chunks): alltoall: send and recv of B, B/N per peer;\n"
-    "                     allgather, gather: send B, recv N*B; scatter: send N*B, recv\n"
-    "                     B; broadcast: B; sendrecv: B per message; barrier moves no\n"
-    "                     data and takes none\n"
-    "  --iterations K     iterations, 1..1000000 (default 1)\n"
-    "  --sync P           sync protocol: mono (the default eagerly; eager only), nccl,\n"
-    "                     credit (the default with --graph), pull\n"
+    "  --bytes B          bytes per rank, 1..262144G, suffixes K M G (default 1024)\n"
+    "  --iterations K     calls of the collective, 1..1000000 (default 1)\n"
+    "  --sync P           mono (eager default), nccl, credit (--graph default), pull\n"
     "  --graph            one graph phase replayed K times instead of K eager iterations\n"
-    "  --root R           root rank of gather, scatter, broadcast, 0..N-1 (default 0)\n"
-    "  --pairs a:b,c:d    sendrecv sender:receiver pairs (default the pipeline 0:1,1:2,...)\n"
+    "  --root R           root of gather, scatter, broadcast, 0..N-1 (default 0)\n"
+    "  --pairs a:b,c:d    sendrecv sender:receiver pairs (default 0:1,1:2,...)\n"
     "  --chunks C         sendrecv chunks per message, 1..1024 (default 4)\n"
-    "  --slots S          sendrecv staging slots in flight, 1..1024 (default 2, or 1 with\n"
-    "                     --chunks 1; with --sync credit at most chunks)\n"
-    "  --variant V        alltoall, allgather: plain (default), overlap (the local chunk\n"
-    "                     on stream s1 beside the peer batch), early (the local chunk\n"
-    "                     while the ready flags travel); gather, scatter, broadcast:\n"
-    "                     plain, overlap (the root's local copy on s1)\n"
-    "  --in-place         allgather, gather, scatter, broadcast: a rank's own block already\n"
-    "                     lies in place (allgather: send = recv + r*B, no send buffer;\n"
-    "                     gather: the root's send = recv + root*B; scatter: the root's\n"
-    "                     recv = send + root*B; broadcast: the root's send = recv), so its\n"
-    "                     local copy goes away\n"
-    "  --directed         gather, scatter, broadcast: each barrier one way, as the copies\n"
-    "                     go (broadcast, scatter: the others tell the root their recv is\n"
-    "                     free, the root tells them it is filled; gather the reverse)\n"
-    "  --wake K           every rank of alltoall and allgather, and the ranks of gather,\n"
-    "                     scatter, broadcast that copy nothing (but the root of scatter,\n"
-    "                     broadcast; gather's root in place) copy K pieces of 4 KiB\n"
-    "                     within a private buffer on a stream of their own while they\n"
-    "                     wait (0..256, default 0; refused for gather out of place,\n"
-    "                     where no rank only waits; ces_gather & co. run it, eager and\n"
-    "                     captured: see docs/PERFORMANCE.md)\n";
+    "  --slots S          sendrecv staging slots, 1..1024 (default 2; 1 with --chunks 1)\n"
+    "  --variant V        plain (default), overlap, early (alltoall, allgather)\n"
+    "  --in-place         allgather, gather, scatter, broadcast: no local copy\n"
+    "  --directed         gather, scatter, broadcast: each barrier one way\n"
+    "  --wake K           ranks that only wait copy K 4 KiB pieces, 0..256 (default 0)\n";
 
 /* the limits that the usage text names */
 _Static_assert(CES_MAX_RANKS == 1024, "the usage says --ranks 1..1024");
@@ -65,19 +43,16 @@ _Static_assert(CES_TOOL_RUN_RANKS == 64, "run's usage says --ranks 1..64");
 
 void ces_tool_builder_help(int run)
 {
-    printf("Schedule (one argument, anywhere among the options): a .ces file (\"-\" =\n"
-           "standard input; after \"--\" any name, even one that starts with -) or a\n"
-           "built-in collective:\n"
+    printf("Schedule: a .ces file (- for standard input; after --, any name) or a collective:\n"
            "  alltoall allgather gather scatter broadcast sendrecv barrier\n"
            "%s"
            "Builder options (for a collective; one it does not take is an error):\n"
            "  --ranks N          ranks, %s\n"
            "%s",
            run ? "  (run needs one: it has no built-in default)\n"
-               : "  (no schedule at all: the built-in 4-rank alltoall; refused when standard\n"
-                 "  input is a pipe or a file, which \"-\" reads)\n",
-           run ? "1..64 (default: the number of GPUs, at least 2, at most 8)"
-               : "1..1024 (default 4)",
+               : "  (none: the built-in 4-rank alltoall, unless standard input is a pipe or "
+                 "file)\n",
+           run ? "1..64 (default: the GPUs, at least 2, at most 8)" : "1..1024 (default 4)",
            builder_options);
 }
 

@@ -10,59 +10,27 @@
 static const char dot_help[] =
     "usage: cesync dot [SCHEDULE] [builder options] [-o OUT.svg|OUT.png|OUT.dot|-]\n"
     "\n"
-    "Draws the schedule: a cluster per rank, a lane per stream, ops in program\n"
-    "order, dashed edges from each write to the waits it can satisfy (above 1000\n"
-    "such pairs none across blocks, and above 1000 within blocks a wait's from its\n"
-    "block's nearest writes alone: of each stream, or hardware queue streams\n"
-    "share, the first one it may see in the order every execution has, and each\n"
-    "later one where a write whose value the wait fails may land before it (cesync\n"
-    "check --dot under a stop, a drop or --abort: every one whose value the wait\n"
-    "passes on),\n"
-    "the legend counting the rest), dotted edges from each record to the awaits\n"
-    "that wait for it, bold edges for copies to another rank, a legend.  Without -o, or\n"
-    "with -o -, the dot text goes to stdout\n"
-    "(a rendered picture only to a file); .svg and .png are rendered with Graphviz\n"
-    "`dot`, the ending in either case (x.SVG as x.svg).  An existing OUT is\n"
-    "replaced only when the new picture is complete (a `dot` that writes nothing\n"
-    "fails); the schedule's own file is refused.  Graphviz's layout time grows\n"
-    "with the picture's nodes and the ranks its edges across lanes span, not with\n"
-    "the ops alone (on a busy machine the 32-rank alltoall's 4,192 ops took 29 s\n"
-    "of CPU where 28 8-rank alltoalls' 7,840 took 8): where it may take 10 s or\n"
-    "more a line on stderr says about how long before it starts, an idle core's\n"
-    "time within about a factor of two (a busy machine's may be three times as\n"
-    "long; a graph phase's replays are drawn once).  Dot text of 16 MiB or more\n"
-    "(the 144-rank alltoall's; the 1024-rank one's is about 900 MB), to a .dot\n"
-    "file or stdout, is announced on stderr with its size before it is written.\n"
-    "A node names its op's\n"
-    "position rR.sS#K as the check's report and --fault do; an op of a graph\n"
-    "phase its #K in each replay (#4,#14,#24; past\n"
-    "three replays the first two and the last: #4,#14,...,#94); where a\n"
-    "counterexample (cesync check --dot) is blocked in one of them, also that\n"
-    "one's: \"blocked at #54\" (red), or \"stopped before #54\" where a fault stopped\n"
-    "its stream (teal; red and teal halves for an op released by the watchdog in\n"
-    "one replay and stopped before in another).\n"
+    "Draws the schedule with Graphviz: a cluster per rank, a lane per stream, dashed\n"
+    "write -> wait edges, dotted record -> await edges, bold copies to another rank, a\n"
+    "legend.  A long layout (10 s or more) or dot text of 16 MiB or more is announced.\n"
     "\n"
-    "  -o OUT       write the picture to OUT: .dot text, .svg or .png drawn by\n"
-    "               Graphviz (replaced only when complete; not the schedule's own\n"
-    "               file; its directory must exist, and for .svg and .png Graphviz\n"
-    "               and a temporary file in TMPDIR (else /tmp), judged before the\n"
-    "               schedule is read), - for the dot text on stdout (the default).\n"
-    "               An OUT that is no regular file (a named pipe) that no reader\n"
-    "               opens for 60 s, or whose reader takes none of the dot text for\n"
-    "               60 s, stops the command (exit 3, a line on stderr says which);\n"
-    "               under --max-seconds that bound alone holds\n"
-    "  --max-seconds S\n"
-    "               stop S seconds after the command's start: the schedule's\n"
-    "               expansion, the dot text, its writing to OUT and Graphviz's\n"
-    "               layout (ended there); nothing is left in OUT's place, a line\n"
-    "               on stderr says what the bound stopped, exit 3.  Not the dot\n"
-    "               text on stdout, written as any command's output is\n"
+    "  -o OUT       .dot text, or .svg/.png drawn by Graphviz's dot (default -: the\n"
+    "               dot text on standard output); replaced only when complete\n"
+    "  --max-seconds S  stop S seconds after the start (default: none, but a named\n"
+    "               pipe -o that no reader opens or drains for 60 s stops it)\n"
     "\n";
 
 /* The seconds an -o that is no regular file may wait for a reader, or for
  * its reader to take more of the dot text, without --max-seconds: a named
  * pipe that no one reads held the command for ever. */
 #define DOT_STALL_SECONDS 60.0
+
+static const char dot_tail[] =
+    "\n"
+    "Exit: 0 drawn, 2 bad usage, a bad schedule, or a Graphviz that fails, 3 a bound\n"
+    "stopped it.\n"
+    "Example: cesync dot alltoall --ranks 4 --sync nccl -o alltoall.svg\n"
+    "Full reference: docs/CLI.md, section \"dot\".\n";
 
 /* dot's option that takes a value (ces_tool_load). */
 static const char *const dot_valued[] = {"-o", "--max-seconds", NULL};
@@ -155,6 +123,7 @@ int ces_cmd_dot(int argc, char **argv)
     if (ces_tool_wants_help(argc, argv)) {
         fputs(dot_help, stdout);
         ces_tool_builder_help(0);
+        fputs(dot_tail, stdout);
         return CES_EXIT_OK;
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)

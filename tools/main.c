@@ -43,7 +43,8 @@ static void usage(FILE *f)
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fputs("\n"
           "Exit codes: 0 fine, 1 a defect was found, 2 bad usage or bad input, 3 incomplete.\n"
-          "Example: cesync check alltoall --ranks 4 --sync nccl --iterations 2 --dot a2a.svg\n",
+          "Example: cesync check alltoall --ranks 4 --sync nccl --iterations 2 --dot a2a.svg\n"
+          "Full reference: docs/CLI.md.\n",
           f);
 }
 

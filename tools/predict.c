@@ -16,30 +16,20 @@
 static const char predict_usage[] =
     "usage: cesync check --predict [SCHEDULE] [builder options] [--model FILE] [--kind K]\n"
     "\n"
-    "Predicts the time of a schedule with the machine model: every stream runs its ops in\n"
-    "order, copies share each GPU's NVLink and memory bandwidth and its copy engines, a wait\n"
-    "resumes one flag hop after the write that satisfies it, memop batches, copy batches of\n"
-    "two or more copies and host enqueue calls add their fixed costs (a copy of 0 bytes\n"
-    "costs nothing: the backend skips it).  Prints the total and per-iteration time,\n"
-    "splits the critical path into copy, signal, memop, event and host time, and gives the\n"
-    "time in the slow mode of blocked waits too (a polled wait or an event await that blocked\n"
-    "resumes slow_wake_us late, as does the first wait of a memop batch right behind a copy\n"
-    "of its stream that polls another GPU; on H200 whole runs take it, docs/PERFORMANCE.md\n"
-    "\"Two modes\").  Each stream runs on a hardware queue of its own (one of `connections\n"
-    "any` too, which says so; one whose streams share queues is refused).\n"
-    "A schedule that does not finish in either mode exits 1 naming the blocked op (and the\n"
-    "slow mode, when only that one stops it).\n"
+    "Predicts the schedule's time with the machine model instead of checking it: the\n"
+    "total and per-iteration time, the critical path split into copy, signal, memop,\n"
+    "event and host time, in both the fast and the slow mode of blocked waits.  Each\n"
+    "stream has a hardware queue of its own (streams sharing one are refused).\n"
     "\n"
-    "  --model FILE   a model file (`key = value`, as `cesync bench --calibrate --model-out`\n"
-    "                 writes) overriding the kind's table, read before the schedule is\n"
-    "                 (a named pipe or other file that is no regular file, <(cmd),\n"
-    "                 opened then and read as it is written, beside a schedule that\n"
-    "                 is no regular file either, to its end once the schedule is\n"
-    "                 read: a producer may write either first; one never written is\n"
-    "                 waited for, but a schedule's error is said without it; not the\n"
-    "                 schedule's file, nor standard input where the schedule is \"-\")\n"
+    "  --model FILE   a model file (key = value, bench --calibrate's) over the kind's table\n"
     "  --kind K       the machine kind (default h200)\n"
     "\n";
+
+static const char predict_tail[] =
+    "\n"
+    "Exit: 0 predicted, 1 it does not finish (the blocked op named), 2 bad usage.\n"
+    "Example: cesync check --predict alltoall --ranks 2 --bytes 1M\n"
+    "Full reference: docs/CLI.md, section \"check --predict\".\n";
 
 /* A count in the largest unit, up to EiB, that holds at least 1.00 of it:
  * one that "%.2f" rounds up to 1024.00 of a unit goes to the next one
@@ -143,6 +133,7 @@ int ces_cmd_predict(int argc, char **argv)
     if (ces_tool_wants_help(argc, argv)) {
         fputs(predict_usage, stdout);
         ces_tool_builder_help(0);
+        fputs(predict_tail, stdout);
         return CES_EXIT_OK;
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)

@@ -14,37 +14,35 @@
 static const char print_help[] =
     "usage: cesync print [SCHEDULE] [builder options] [--expand | --explain] [-o FILE]\n"
     "\n"
-    "Prints a schedule as canonical .ces text: a file in canonical form, or the\n"
-    "program a built-in collective generates.  Parsing the output and printing it\n"
-    "again gives the same text.\n"
-    "  --expand     print the expanded, concrete schedule (one line per op and rank)\n"
-    "  --explain    like --expand, and mark the values a graph phase froze at capture\n"
-    "  -o FILE      write to FILE (replaced only when complete; not the schedule's\n"
-    "               own file; its directory must exist, judged before the\n"
-    "               schedule is read), - for stdout (the default)\n"
+    "Prints a schedule as canonical .ces text: a file in canonical form, or the program\n"
+    "a built-in collective generates.  Printing the output again gives the same text.\n"
+    "\n"
+    "  --expand     the expanded, concrete schedule: one line per op and rank\n"
+    "  --explain    as --expand, marking the values a graph phase froze at capture\n"
+    "  -o FILE      write to FILE, whole or not at all (default -: standard output)\n"
     "\n";
+
+static const char print_tail[] =
+    "\n"
+    "Exit: 0 printed, 2 bad usage or a schedule that does not parse.\n"
+    "Example: cesync print barrier --ranks 2 --sync nccl --graph --explain\n"
+    "Full reference: docs/CLI.md, section \"print\".\n";
 
 static const char validate_help[] =
     "usage: cesync validate [SCHEDULE] [builder options] [--kind K] [--model FILE]\n"
     "\n"
-    "Parses, expands and validates a schedule and prints a one-line summary; on an\n"
-    "error prints file:line:col and what was expected, and exits 2.\n"
-    "  --kind K       also check that machine kind K (h200) has every op the schedule\n"
-    "                 uses: no flush where it cannot flush remote writes, memops of\n"
-    "                 every slot width, at most its GPUs; a schedule it cannot run\n"
-    "                 is not valid for it: no summary, the first op it lacks is\n"
-    "                 named (FILE:LINE:COL, rR.sS#K) on stderr and the exit is 2\n"
-    "  --model FILE   the same for a model file's machine (`cesync bench --calibrate\n"
-    "                 --model-out`; over --kind's table, h200 without it), read\n"
-    "                 before the schedule is (an error at FILE:LINE:COL, exit 2);\n"
-    "                 a named pipe or other file that is no regular file (<(cmd))\n"
-    "                 is opened then and read as it is written, beside a\n"
-    "                 schedule that is no regular file either, to its end once\n"
-    "                 the schedule is read (a producer may write either first;\n"
-    "                 one never written is waited for, but a schedule's error is\n"
-    "                 said without it); not the schedule's file, nor standard\n"
-    "                 input where the schedule is \"-\"\n"
+    "Parses, expands and validates a schedule and prints a one-line summary; an error\n"
+    "says file:line:col and what was expected.\n"
+    "\n"
+    "  --kind K       also require every op the schedule uses on machine kind K (h200)\n"
+    "  --model FILE   the same for a model file's machine (a pipe or <(cmd) too)\n"
     "\n";
+
+static const char validate_tail[] =
+    "\n"
+    "Exit: 0 valid, 2 bad usage, an invalid schedule, or an op the machine lacks.\n"
+    "Example: cesync validate tests/fixtures/good/pipeline.ces --kind h200\n"
+    "Full reference: docs/CLI.md, section \"validate\".\n";
 
 /* validate's options that take a value (ces_tool_load). */
 static const char *const validate_valued[] = {"--kind", "--model", NULL};
@@ -115,6 +113,7 @@ int ces_cmd_print(int argc, char **argv)
     if (ces_tool_wants_help(argc, argv)) {
         fputs(print_help, stdout);
         ces_tool_builder_help(0);
+        fputs(print_tail, stdout);
         return CES_EXIT_OK;
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
@@ -178,6 +177,7 @@ int ces_cmd_validate(int argc, char **argv)
     if (ces_tool_wants_help(argc, argv)) {
         fputs(validate_help, stdout);
         ces_tool_builder_help(0);
+        fputs(validate_tail, stdout);
         return CES_EXIT_OK;
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)

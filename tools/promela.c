@@ -10,48 +10,27 @@
 #include <string.h>
 
 static const char promela_help[] =
-    "usage: cesync promela [SCHEDULE] [builder options] [-o OUT.pml] [--no-races] [--no-data]\n"
-    "                      [--data-at-end] [--queues MAP] [--fault FAULT ...]\n"
+    "usage: cesync promela [SCHEDULE] [builder options] [-o OUT.pml] [--no-races]\n"
+    "                      [--no-data] [--data-at-end] [--queues MAP] [--fault FAULT ...]\n"
     "\n"
-    "Writes a Promela model of the schedule for SPIN: one proctype per (rank,\n"
-    "stream) that has ops (per hardware queue with connections > 0 or --queues)\n"
-    "running the unrolled ops; deadlocks and hangs are invalid end states, races\n"
-    "and wrong data are assertion violations.  Check it with\n"
+    "Writes a Promela model of the schedule for SPIN: deadlocks and hangs are invalid\n"
+    "end states, races and wrong data assertion violations.  Check it with\n"
     "  spin -a OUT.pml && cc -O2 -DSAFETY -DCOLLAPSE -o pan pan.c && ./pan\n"
-    "(./pan -E skips end states, ./pan -A skips assertions; add the -DVECTORSZ=N that\n"
-    "the model's first comment names when its state vector outgrows pan's default).\n"
+    "The model has limits (255 processes, 100,000 ops a rank, ...); past one, exit 2.\n"
     "\n"
-    "  -o OUT.pml    write to a file (replaced only when complete; not the\n"
-    "                schedule's own file; its directory must exist, judged before\n"
-    "                the schedule is read), - for standard output (the default)\n"
+    "  -o OUT.pml    write to a file, whole or not at all (default -: standard output)\n"
     "  --no-races    leave out the vector clocks and race assertions\n"
     "  --no-data     leave out provenance and the consume assertions\n"
-    "  --data-at-end judge the data at end states, on race-free executions only\n"
-    "                (as `cesync check` does): races and wrong data set bits that a\n"
-    "                `timeout` proctype asserts on; races alone are then not asserted\n"
-    "                (with --no-races on every execution, racy ones too: no clocks\n"
-    "                tell them apart; not with --no-data, which leaves the data out)\n"
-    "  --queues MAP  each stream's hardware queue in place of the schedule's\n"
-    "                connections, as cesync check --queues takes it (a schedule of\n"
-    "                `connections any` is exported only so, one assignment at a time)\n"
-    "  --fault FAULT the model of the schedule under a fault, as cesync check\n"
-    "                --fault checks it; repeatable, refused together where check\n"
-    "                refuses them (one given twice, a write dropped and delayed, a\n"
-    "                stop that another makes change nothing).  delay:rR.sS#K:\n"
-    "                that write on a stream of its own, in no link and on no\n"
-    "                shared queue; stop:rR.sS#K, stop:rR#K: the stopped ops left\n"
-    "                out, the stopped stream's process blocked at its end; a drop\n"
-    "                has no model\n"
-    "\n"
-    "The model has limits (past one, exit 2 names it): at most 255 processes (as\n"
-    "SPIN runs; --data-at-end adds one), 100,000 unrolled ops per rank, 30 copies\n"
-    "in a batch, 4,194,304 signal slots declared over all ranks and 4096 in use,\n"
-    "250 values a slot takes, with races or data 16,384 data units (bytes / the\n"
-    "gcd of all region bounds, over all ranks), with data 250 iterations, with\n"
-    "races 64 ranks x streams and 250 writes and records per stream.  Before most\n"
-    "of these, SPIN's d_step table binds: each write, wait and copy is a d_step,\n"
-    "and SPIN compiles at most 2,047 of them with the statements of the longest.\n"
+    "  --data-at-end judge the data at end states, as cesync check does\n"
+    "  --queues MAP  each stream's hardware queue, as cesync check --queues\n"
+    "  --fault FAULT the model under a delay or stop fault, as check takes it\n"
     "\n";
+
+static const char promela_tail[] =
+    "\n"
+    "Exit: 0 written, 2 bad usage, a bad schedule, or a model past a limit.\n"
+    "Example: cesync promela barrier --ranks 2 -o b.pml\n"
+    "Full reference: docs/CLI.md, section \"promela\".\n";
 
 /* promela's options that take a value, and those that take none
  * (ces_tool_load). */
@@ -146,6 +125,7 @@ int ces_cmd_promela(int argc, char **argv)
     if (ces_tool_wants_help(argc, argv)) {
         fputs(promela_help, stdout);
         ces_tool_builder_help(0);
+        fputs(promela_tail, stdout);
         return CES_EXIT_OK;
     }
     memset(&a, 0, sizeof(a));

@@ -32,49 +32,31 @@
 static const char run_usage[] =
     "usage: cesync run SCHEDULE [builder options] [--single-process]\n"
     "\n"
-    "Runs the schedule on this machine's GPUs (rank r on GPU r; with CES_SHARE_GPUS=1 on\n"
-    "GPU r % GPUs, so that more ranks than GPUs can be tested), with no kernel: copies on\n"
-    "the copy engines, synchronization by stream memory operations.  Fills every produce\n"
-    "region with a pattern of (rank, buffer, offset, iteration), every buffer first with\n"
-    "that of iteration 0, and checks every byte of every `consume A == B` region against\n"
-    "the pattern last produced into that byte of B at or before the same iteration (the\n"
-    "checker's expected value); prints each iteration's time (host time from issue to\n"
-    "stream sync, pattern upload and read-back included) and verdict.\n"
+    "Runs the schedule on this machine's GPUs (rank r on GPU r) with no kernel: copies\n"
+    "on the copy engines, synchronization by stream memory operations.  Fills every\n"
+    "produce region with a known pattern, checks every byte of every consume, prints\n"
+    "each iteration's time and verdict, and a last line PASSED or FAILED.\n"
     "\n"
-    "  --single-process   one process drives every rank (default: one process per rank);\n"
-    "                     it waits for every rank after each iteration (block or replay)\n"
-    "                     before the next, so a schedule in which a rank's iteration needs\n"
-    "                     a peer's later one runs only one process per rank\n"
+    "  --single-process   one process drives every rank (default: one process per rank)\n"
     "  --help             this text\n"
     "  -- SCHEDULE        the schedule, even one whose name starts with '-'\n"
     "\n"
-    "Unlike the other commands, run needs a SCHEDULE (there is no built-in default),\n"
-    "and for a collective --ranks defaults to the number of GPUs, at least 2 and at most\n"
-    "8, not 4: every GPU of a machine of 2 to 8 (one GPU: 2 ranks, which need\n"
-    "CES_SHARE_GPUS=1; more than 8: GPUs 0 to 7); a file's ranks are its own.  A run\n"
-    "drives 1 to 64 ranks, more than the GPUs only with CES_SHARE_GPUS=1.  Ranks the GPUs\n"
-    "cannot take (too few, said with the number of GPUs, GPUs that are not all peers, a\n"
-    "GPU of theirs the driver fails to describe, or with --single-process more on a GPU\n"
-    "than one process may drive) are refused before any starts, in the words of cesync\n"
-    "devices --ranks N; a GPU that no rank is on stops none.\n"
-    "A schedule that no GPU can run (a graph phase's wait that reads $i, which the capture\n"
-    "freezes, at the op's FILE:LINE:COL; a file checked for other hardware queues than\n"
-    "CUDA_DEVICE_MAX_CONNECTIONS gives) is refused before the GPUs are asked.\n"
-    "\n"
     "Environment: CES_TIMEOUT_MS (watchdog, default 10000), CES_DUMP_SCHEDULE=DIR,\n"
-    "CES_SHARE_GPUS=1, CUDA_DEVICE_MAX_CONNECTIONS (hardware queues per GPU, default 8;\n"
-    "a .ces file runs only if it was checked for them, by its `connections` (`any`: with\n"
-    "any number of them): docs/FORMAT.md;\n"
-    "a collective declares them where its streams share them).\n"
-    "The last line, PASSED or FAILED, counts the consumed bytes checked on every rank.\n"
-    "Exit: 0 every byte matched, 1 a mismatch or a timeout, 2 bad usage or setup error.\n"
+    "CES_SHARE_GPUS=1 (more ranks than GPUs), CUDA_DEVICE_MAX_CONNECTIONS.\n"
     "\n";
+
+static const char run_tail[] =
+    "\n"
+    "Exit: 0 every byte matched, 1 a mismatch or a timeout, 2 bad usage or setup error.\n"
+    "Example: cesync run alltoall --ranks 2 --bytes 1M --iterations 10\n"
+    "Full reference: docs/CLI.md, section \"run\".\n";
 
 /* --help: the same text, builder options included, with CUDA or without */
 static int run_help(void)
 {
     fputs(run_usage, stdout);
     ces_tool_builder_help(1);
+    fputs(run_tail, stdout);
     return CES_EXIT_OK;
 }
 

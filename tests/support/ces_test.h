@@ -168,4 +168,10 @@ void ces_test_put_file(const char *path, const char *text);
 /* How many times `needle` stands in `hay`, overlapping ones counted. */
 size_t ces_test_count(const char *hay, const char *needle);
 
+/* docs/CLI.md's section `section` ("## check", from its heading to the
+ * next "## ") holds `words`, every run of blanks and newlines in either
+ * read as one space; fails the test otherwise.  The rules a command's
+ * --help leaves out stand there. */
+void ces_test_cli_doc_says(const char *section, const char *words);
+
 #endif

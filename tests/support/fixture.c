@@ -159,6 +159,48 @@ size_t ces_test_count(const char *hay, const char *needle)
     return n;
 }
 
+/* `s` with every run of spaces and newlines made one space, in place. */
+static void squeeze_blanks(char *s)
+{
+    char *to = s;
+
+    for (const char *from = s; *from != '\0'; from++)
+        if (*from != ' ' && *from != '\n')
+            *to++ = *from;
+        else if (to == s || to[-1] != ' ')
+            *to++ = ' ';
+    *to = '\0';
+}
+
+void ces_test_cli_doc_says(const char *section, const char *words)
+{
+    char *doc = ces_test_read_file(CES_FIXTURES "/../../docs/CLI.md", NULL);
+    char *want = strdup(words), *text;
+    const char *start = strstr(doc, section), *next;
+    size_t len;
+
+    assert_non_null(want);
+    /* the heading itself: a line of its own */
+    while (start != NULL &&
+           (start[strlen(section)] != '\n' || (start != doc && start[-1] != '\n')))
+        start = strstr(start + 1, section);
+    if (start == NULL)
+        fail_msg("docs/CLI.md has no section '%s'", section);
+    next = strstr(start + strlen(section), "\n## ");
+    len = next != NULL ? (size_t)(next - start) : strlen(start);
+    text = malloc(len + 1);
+    assert_non_null(text);
+    memcpy(text, start, len);
+    text[len] = '\0';
+    squeeze_blanks(text);
+    squeeze_blanks(want);
+    if (strstr(text, want) == NULL)
+        fail_msg("docs/CLI.md's '%s' does not say:\n%s", section, want);
+    free(text);
+    free(want);
+    free(doc);
+}
+
 void ces_test_sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};

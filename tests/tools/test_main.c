@@ -228,6 +228,81 @@ static void test_help_lists_every_option(void **state)
 #undef BUILDER
 }
 
+/* Each --help fits a screen and points to the reference, which documents
+ * every option it lists: at most 70 lines of at most 100 columns (check's
+ * ran to 161 lines, bench's 151, one option's entry to 20 lines, before
+ * the sixty-seventh session moved the rules to docs/CLI.md), the last line
+ * "Full reference: docs/CLI.md, section \"CMD\".", that section a heading
+ * "## CMD" of docs/CLI.md, and each option an entry names ("  -OPT ...")
+ * standing there as `-OPT (or in its shared rules, for the builder
+ * options). */
+static void test_help_fits_a_screen(void **state)
+{
+    static const char *const cmds[] = {"print", "validate", "dot", "check", "check --predict",
+                                       "gen", "promela", "run", "bench", "devices"};
+    char *doc = ces_test_read_file(CES_FIXTURES "/../../docs/CLI.md", NULL), *out;
+    const char *shared = strstr(doc, "\n## Rules every command shares\n"), *shared_end;
+
+    (void)state;
+    assert_non_null(shared);
+    shared_end = strstr(shared + 1, "\n## ");
+    /* the overview too: a screen, pointing to the reference */
+    assert_int_equal(ces_test_tool(NULL, "--help", &out), 0);
+    assert_true(ces_test_count(out, "\n") <= 70);
+    assert_non_null(strstr(out, "\nFull reference: docs/CLI.md.\n"));
+    free(out);
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+        char args[64], want[128], *save = NULL, *section, *end;
+        const char *last = NULL;
+        size_t lines = 0;
+
+        snprintf(args, sizeof(args), "%s --help", cmds[i]);
+        assert_int_equal(ces_test_tool(NULL, args, &out), 0);
+        snprintf(want, sizeof(want), "\n## %s\n", cmds[i]);
+        section = strstr(doc, want);
+        if (section == NULL)
+            fail_msg("docs/CLI.md has no section '## %s'", cmds[i]);
+        end = strstr(section + 1, "\n## ");
+        lines = ces_test_count(out, "\n"); /* (strtok_r skips the blank ones) */
+        for (char *l = strtok_r(out, "\n", &save); l != NULL; l = strtok_r(NULL, "\n", &save)) {
+            last = l;
+            if (strlen(l) > 100)
+                fail_msg("'cesync %s' has a line of %zu columns:\n%s", args, strlen(l), l);
+            if (strncmp(l, "  -", 3) != 0)
+                continue;
+            /* the entry's head, up to two blanks: its options and their values */
+            {
+                char head[128], *hsave = NULL;
+                const char *gap = strstr(l + 2, "  ");
+
+                snprintf(head, sizeof(head), "%.*s",
+                         (int)(gap != NULL ? (size_t)(gap - (l + 2)) : strlen(l + 2)), l + 2);
+                for (char *w = strtok_r(head, " ", &hsave); w != NULL;
+                     w = strtok_r(NULL, " ", &hsave)) {
+                    char word[64];
+                    const char *at, *common;
+
+                    if (w[0] != '-' || strcmp(w, "--help") == 0) /* every command's */
+                        continue;
+                    snprintf(word, sizeof(word), "`%s", w);
+                    at = strstr(section, word);
+                    common = strstr(shared, word);
+                    if ((at == NULL || (end != NULL && at > end)) &&
+                        (common == NULL || (shared_end != NULL && common > shared_end)))
+                        fail_msg("docs/CLI.md's '## %s' does not document %s", cmds[i], w);
+                }
+            }
+        }
+        if (lines > 70)
+            fail_msg("'cesync %s' prints %zu lines, more than a screen of 70", args, lines);
+        snprintf(want, sizeof(want), "Full reference: docs/CLI.md, section \"%s\".", cmds[i]);
+        if (last == NULL || strcmp(last, want) != 0)
+            fail_msg("'cesync %s' ends '%s', not '%s'", args, last != NULL ? last : "", want);
+        free(out);
+    }
+    free(doc);
+}
+
 /* A control byte of a name or value given is said as \xNN (raw, it could
  * move a terminal's cursor, change its colours or its title), in short
  * messages and in those past the 512 bytes formatted on the stack, and a
@@ -679,12 +754,10 @@ static void test_bytes_rounding(void **state)
     ces_test_tool_says("print sendrecv --chunks 3 --bytes 1000", 2,
                        "cesync: print: sendrecv: --bytes (1000) must be divisible by --chunks "
                        "(3)\n");
-    assert_int_equal(ces_test_tool(NULL, "print --help", &out), 0);
-    assert_non_null(strstr(out, "(default\n                     1024, rounded up to a "
-                                "multiple of 8 x ranks for alltoall, of\n"
-                                "                     8 x chunks for sendrecv; a B given must "
-                                "divide by the ranks,\n                     the chunks):"));
-    free(out);
+    ces_test_cli_doc_says("## Rules every command shares",
+                          "The default of 1024 is rounded up to a multiple of 8 × ranks for "
+                          "alltoall and of 8 × chunks for sendrecv; a B given must divide by the "
+                          "ranks (alltoall) or the chunks (sendrecv).");
 }
 
 /* Output that does not all arrive (a full disk) is an error, exit 2, for
@@ -1052,28 +1125,30 @@ static void test_run_help(void **state)
 
     (void)state;
     assert_int_equal(ces_test_tool(NULL, "run --help", &out), 0);
-    if (strstr(out, "run needs a SCHEDULE (there is no built-in default),\nand for a collective "
-                    "--ranks defaults to the number of GPUs, at least 2 and at most\n8, not 4: "
-                    "every GPU of a machine of 2 to 8 (one GPU: 2 ranks, which need\n"
-                    "CES_SHARE_GPUS=1; more than 8: GPUs 0 to 7); a file's ranks are its own.  "
-                    "A run\ndrives 1 to 64 ranks, more than the GPUs only with CES_SHARE_GPUS=1.  "
-                    "Ranks the GPUs\ncannot take (too few, said with the number of GPUs, GPUs "
-                    "that are not all peers, a\nGPU of theirs the driver fails to describe, or "
-                    "with --single-process more on a GPU\nthan one process may drive) are "
-                    "refused before any starts, in the words of cesync\ndevices --ranks N; a "
-                    "GPU that no rank is on stops none.\n") == NULL)
-        fail_msg("'cesync run --help' does not say how run differs:\n%s", out);
-    /* the builder options too, also in a cesync built without CUDA */
+    /* the reference says the whole rule (the help said it until the
+     * sixty-seventh session, which cut each help to a screen) */
+    ces_test_cli_doc_says("## run", "`run` needs a schedule (no built-in default). For a "
+                          "collective `--ranks` defaults to the number of GPUs, at least 2 and "
+                          "at most 8: every GPU of a machine of 2 to 8, 2 ranks on a machine of "
+                          "one GPU (which need `CES_SHARE_GPUS=1`), GPUs 0 to 7 of more than 8. "
+                          "A file's ranks are its own. A run drives 1 to 64 ranks, more than the "
+                          "GPUs only with `CES_SHARE_GPUS=1`. Ranks the GPUs cannot take are "
+                          "refused before any starts, in the words of `cesync devices --ranks "
+                          "N`: too few GPUs (said with their number), GPUs that are not all "
+                          "peers, a GPU of theirs that the driver fails to describe, or, with "
+                          "`--single-process`, more ranks on a GPU than one process may drive. "
+                          "A GPU that no rank is on stops none.");
+    /* the builder options, also in a cesync built without CUDA */
     if (strstr(out, "built-in 4-rank alltoall") != NULL || strstr(out, "ranks, 1..1024") != NULL ||
         strstr(out, "  (run needs one: it has no built-in default)\n") == NULL ||
-        strstr(out, "  --ranks N          ranks, 1..64 (default: the number of GPUs, at least "
-                    "2, at most 8)\n") == NULL)
+        strstr(out, "  --ranks N          ranks, 1..64 (default: the GPUs, at least 2, at "
+                    "most 8)\n") == NULL)
         fail_msg("'cesync run --help' contradicts itself:\n%s", out);
     free(out);
     /* the other commands keep theirs */
     assert_int_equal(ces_test_tool(NULL, "check --help", &out), 0);
-    assert_non_null(strstr(out, "  (no schedule at all: the built-in 4-rank alltoall; refused "
-                                "when standard\n"));
+    assert_non_null(strstr(out, "  (none: the built-in 4-rank alltoall, unless standard input "
+                                "is a pipe or file)\n"));
     assert_non_null(strstr(out, "  --ranks N          ranks, 1..1024 (default 4)\n"));
     free(out);
 }
@@ -1344,6 +1419,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_everywhere),
         cmocka_unit_test(test_help_lists_every_option),
+        cmocka_unit_test(test_help_fits_a_screen),
         cmocka_unit_test(test_control_bytes_escaped),
         cmocka_unit_test(test_control_bytes_escaped_in_reports),
         cmocka_unit_test(test_usage_errors),
