@@ -680,16 +680,19 @@ static bool sweep_room(struct ces_ctx *ctx, uint64_t max, size_t total,
     return true;
 }
 
-/* The checker's limit on a stream's unrolled ops, said before the sweep's
- * first fault (positions are 32-bit, and a stream past the limit made
- * billions of faults that every check then refused), and a fault's on the
- * position of a stop of a rank as a whole: the rank's streams together may
- * hold more ops than a position names. */
+/* The checker's limits on the blocks and on a stream's unrolled ops, said
+ * before the sweep's first fault (positions are 32-bit, and a stream past
+ * the limit made billions of faults that every check then refused), and a
+ * fault's on the position of a stop of a rank as a whole: the rank's
+ * streams together may hold more ops than a position names. */
 static int sweep_limit(struct ces_ctx *ctx, const struct ces_graph *g)
 {
     uint64_t cnt[CES_MAX_STREAMS];
     uint32_t streams = ces_graph_streams(g);
+    int rc = ces_sim_blocks_check(ctx, g);
 
+    if (rc != CES_OK)
+        return rc;
     for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
         uint64_t stops;
 

@@ -16,6 +16,12 @@
 
 #define SIM_NONE UINT32_MAX
 
+/* The bits of an op's block (struct sim_op): the model takes at most
+ * 2^SIM_BLOCK_BITS blocks, the most a schedule expands to
+ * (CES_EXPAND_MAX_BLOCKS); a graph built through the API with more is
+ * refused (CES_ERR_LIMIT). */
+#define SIM_BLOCK_BITS 20
+
 /* Step classes of an op. */
 enum sim_class {
     SIM_C_LOCAL = 0, /* copy, produce, consume, batch, end, fence, flush, record */
@@ -24,35 +30,38 @@ enum sim_class {
     SIM_C_AWAIT = 3
 };
 
-/* One op instance of a process's unrolled program (48 bytes: the model
+/* One op instance of a process's unrolled program (32 bytes: the model
  * holds one per op of every replay).  Its global iteration is its block's
- * first plus its replay (ces_sim_op_iter); the fields of one class share
- * their words with another's: a write's or wait's slot those of the
- * others' aux, a consume's naux an await's rec_proc. */
+ * first plus its replay (ces_sim_op_iter), its index in the block's list
+ * of its rank that of `op` there (ces_sim_pos), its index in its rank's
+ * hardware queue ces_sim_qidx's; the fields of one class share their
+ * words with another's: a write's or wait's slot those of the others' aux
+ * and an await's rec_proc, a consume's naux an await's rec_pos (an
+ * await's record instance slot is its record's aux). */
 struct sim_op {
     const struct ces_op *op;
-    uint32_t block, rep, opi; /* where it sits in the graph */
+    uint32_t rep;             /* its replay of its block */
     uint32_t link;            /* the first op of its stream in a (block, replay): its
                                  entries in m->links (SIM_NONE: none) */
-    uint32_t qidx;            /* index in its rank's hardware queue */
     uint32_t snap;            /* the last op of its stream before a later (block, replay)
                                  of its rank: the clock slot (as a record's) that keeps
                                  its clock for the links (SIM_NONE: none) */
     union {
         uint32_t slot;        /* write, wait: global slot id */
         struct {
-            uint32_t aux;     /* record/await: record instance slot (SIM_NONE: not
+            uint32_t aux;     /* record: record instance slot (SIM_NONE: not
                                  awaited); consume ==: first expected run */
-            union {
-                uint32_t naux;     /* consume ==: number of expected runs */
-                uint32_t rec_proc; /* await: the record it refers to */
-            };
+            uint32_t naux;    /* consume ==: number of expected runs */
+        };
+        struct {
+            uint32_t rec_proc; /* await: the record it refers to */
             uint32_t rec_pos;
         };
     };
-    uint8_t cls;              /* enum sim_class */
-    uint8_t dropped;          /* write under a drop fault */
-    uint16_t nlink;           /* entries at m->links[link] */
+    unsigned block : SIM_BLOCK_BITS; /* its block in the graph */
+    unsigned nlink : 6;       /* entries at m->links[link] (fewer than CES_MAX_STREAMS) */
+    unsigned cls : 2;         /* enum sim_class */
+    unsigned dropped : 1;     /* write under a drop fault */
 };
 
 /* A block or replay boundary of one rank, as the CUDA backend issues it
@@ -121,6 +130,9 @@ struct sim_model {
     bool abort_mode;
     bool hashed;         /* states are hashed (exhaustive mode): keep the clock sums */
     struct sim_op **ops; /* [nproc] unrolled programs */
+    uint32_t **qidx;     /* [nproc] each op's index in its rank's hardware queue, for
+                            the processes of a queue of more than one (NULL for
+                            the others: ces_sim_qidx) */
     uint32_t *len;       /* [nproc] */
     uint32_t *stop;      /* [nproc] = len unless a stop fault */
     uint32_t *data_end;  /* [nproc] one past the last copy, produce or consume before
@@ -266,6 +278,14 @@ static inline uint32_t ces_sim_queue_proc(const struct sim_model *m, uint32_t q,
 {
     return m->qseq[q] == NULL ? m->qproc[m->qproc_at[q]] : m->qseq[q][i];
 }
+/* The index of op k of process p in its rank's hardware queue (0 past
+ * its stop: never enqueued). */
+static inline uint32_t ces_sim_qidx(const struct sim_model *m, uint32_t p, uint32_t k)
+{
+    if (m->qidx[p] != NULL)
+        return m->qidx[p][k];
+    return k < m->stop[p] ? k : 0;
+}
 /* The first link of op o (a boundary's, o->nlink > 0) whose op has not
  * run at program counters pc; NULL when o may pass the boundary. */
 static inline const struct sim_link *ces_sim_link_open(const struct sim_model *m,
@@ -363,8 +383,12 @@ int ces_sim_links_each(const struct ces_graph *g, uint32_t r, uint32_t linked,
                        int (*fn)(void *ud, uint32_t s, uint32_t pos, uint32_t q, uint32_t qpos),
                        void *ud);
 
-/* Builds the model of g under opts; streams from `queued` on (the delayed
- * writes' streams) have a hardware queue each, whatever g's connections.
+/* g's blocks within what the model takes, 2^SIM_BLOCK_BITS (CES_ERR_LIMIT
+ * "the schedule has N blocks; ..." otherwise). */
+int ces_sim_blocks_check(struct ces_ctx *ctx, const struct ces_graph *g);
+/* Builds the model of g under opts (its blocks checked first); streams
+ * from `queued` on (the delayed writes' streams) have a hardware queue
+ * each, whatever g's connections.
  * With opts->max_memory > 0 every
  * allocation is checked first: the model and one state must fit under the
  * bound, else SIM_BOUND before the allocation that would pass it (*out NULL;

@@ -23,10 +23,11 @@ void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos, struct 
     out->index = pos;
     if (pos < m->len[proc]) {
         const struct sim_op *o = &m->ops[proc][pos];
+        uint32_t n;
 
         out->block = o->block;
         out->rep = o->rep;
-        out->op = o->opi;
+        out->op = (uint32_t)(o->op - ces_graph_ops(m->g, o->block, out->rank, &n));
         out->iteration = ces_sim_op_iter(m, o);
     }
 }
@@ -231,11 +232,16 @@ void ces_sim_model_destroy(struct sim_model *m)
         for (uint32_t p = 0; p < m->nproc; p++)
             ces_free(ctx, m->ops[p]);
     }
+    if (m->qidx != NULL) {
+        for (uint32_t p = 0; p < m->nproc; p++)
+            ces_free(ctx, m->qidx[p]);
+    }
     if (m->qseq != NULL) {
         for (uint32_t q = 0; q < m->ranks * m->nq; q++)
             ces_free(ctx, m->qseq[q]);
     }
     ces_free(ctx, m->ops);
+    ces_free(ctx, m->qidx);
     ces_free(ctx, m->len);
     ces_free(ctx, m->stop);
     ces_free(ctx, m->data_end);
@@ -296,7 +302,7 @@ static int nomem(struct ces_ctx *ctx)
     return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory building the checker's model");
 }
 
-/* Unrolls every process's program; fills ops, len, qidx and the queues. */
+/* Unrolls every process's program; fills ops and len. */
 static int unroll(struct sim_model *m)
 {
     const struct ces_graph *g = m->g;
@@ -361,7 +367,6 @@ static int unroll(struct sim_model *m)
                     o->op = &ops[i];
                     o->block = b;
                     o->rep = j;
-                    o->opi = i;
                     o->aux = SIM_NONE;
                     o->rec_proc = SIM_NONE;
                     o->link = SIM_NONE;
@@ -462,10 +467,9 @@ static int walk_enqueue(struct sim_model *m)
                         }
                         if (k >= m->stop[p])
                             continue;
-                        if (pass == 1) {
-                            o->qidx = qn[q];
-                            if (m->qseq[r * m->nq + q] != NULL)
-                                m->qseq[r * m->nq + q][qn[q]] = p;
+                        if (pass == 1 && m->qseq[r * m->nq + q] != NULL) {
+                            m->qidx[p][k] = qn[q];
+                            m->qseq[r * m->nq + q][qn[q]] = p;
                         }
                         qn[q]++;
                     }
@@ -477,11 +481,20 @@ static int walk_enqueue(struct sim_model *m)
 
                     m->qlen[gq] = qn[q];
                     if (m->qproc_at[gq + 1] - m->qproc_at[gq] == 1)
-                        continue; /* (its one process: ces_sim_queue_proc) */
+                        continue; /* (its one process: ces_sim_queue_proc, ces_sim_qidx) */
                     m->qseq[gq] = zalloc(m, qn[q], sizeof(uint32_t));
                     if (m->qseq[gq] == NULL) {
                         rc = nomem(m->ctx);
                         goto out;
+                    }
+                    for (uint32_t i = m->qproc_at[gq]; i < m->qproc_at[gq + 1]; i++) {
+                        uint32_t y = m->qproc[i];
+
+                        m->qidx[y] = zalloc(m, m->len[y], sizeof(uint32_t));
+                        if (m->qidx[y] == NULL) {
+                            rc = nomem(m->ctx);
+                            goto out;
+                        }
                     }
                 }
             }
@@ -544,6 +557,12 @@ int ces_sim_links_each(const struct ces_graph *g, uint32_t r, uint32_t linked,
     }
     return CES_OK;
 }
+
+/* An op's links, one for each other linked stream, fit its nlink's bits;
+ * its block, one of a schedule's, fits its own. */
+_Static_assert(CES_MAX_STREAMS - 1 < (1u << 6), "struct sim_op's nlink holds the links");
+_Static_assert(CES_EXPAND_MAX_BLOCKS <= (UINT64_C(1) << SIM_BLOCK_BITS),
+               "struct sim_op's block holds the blocks of a schedule");
 
 /* Counts the model's links (m->links NULL) or fills them in. */
 struct link_fill {
@@ -620,7 +639,6 @@ static int number_records(struct sim_model *m)
 
                 if (rec->aux == SIM_NONE)
                     rec->aux = m->nrec++;
-                o->aux = rec->aux;
             }
             if (o->snap == SIM_SNAP_WANTED)
                 o->snap = m->nrec++;
@@ -1282,6 +1300,15 @@ static void map_queues(struct sim_model *m, const uint32_t *map, uint32_t queued
     m->qproc_at[m->ranks * m->nq] = at;
 }
 
+int ces_sim_blocks_check(struct ces_ctx *ctx, const struct ces_graph *g)
+{
+    if (ces_graph_nblocks(g) > (UINT32_C(1) << SIM_BLOCK_BITS))
+        return ces_ctx_error(ctx, CES_ERR_LIMIT,
+                             "the schedule has %" PRIu32 " blocks; the checker takes at most %"
+                             PRIu32, ces_graph_nblocks(g), UINT32_C(1) << SIM_BLOCK_BITS);
+    return CES_OK;
+}
+
 int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
                         const struct ces_check_opts *opts, uint32_t queued,
                         struct sim_model **out, size_t *held)
@@ -1317,7 +1344,11 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     m->abort_mode = (opts->flags & CES_CHECK_ABORT) != 0;
     nsig = ces_graph_nsignals(g);
     m->nq = m->streams;
+    rc = ces_sim_blocks_check(ctx, g);
+    if (rc != CES_OK)
+        goto fail;
     m->ops = zalloc(m, m->nproc, sizeof(struct sim_op *));
+    m->qidx = zalloc(m, m->nproc, sizeof(uint32_t *));
     m->len = zalloc(m, m->nproc, sizeof(uint32_t));
     m->stop = zalloc(m, m->nproc, sizeof(uint32_t));
     m->queue = zalloc(m, m->nproc, sizeof(uint32_t));
@@ -1327,9 +1358,9 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     m->qlen = zalloc(m, (size_t)m->ranks * m->nq, sizeof(uint32_t));
     m->sig_base = zalloc(m, nsig, sizeof(uint32_t));
     m->buf_size = zalloc(m, m->nbuf, sizeof(uint64_t));
-    if (m->ops == NULL || m->len == NULL || m->stop == NULL || m->queue == NULL ||
-        m->qproc_at == NULL || m->qproc == NULL || m->qseq == NULL || m->qlen == NULL ||
-        m->sig_base == NULL || m->buf_size == NULL) {
+    if (m->ops == NULL || m->qidx == NULL || m->len == NULL || m->stop == NULL ||
+        m->queue == NULL || m->qproc_at == NULL || m->qproc == NULL || m->qseq == NULL ||
+        m->qlen == NULL || m->sig_base == NULL || m->buf_size == NULL) {
         rc = nomem(ctx);
         goto fail;
     }

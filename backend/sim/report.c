@@ -134,9 +134,9 @@ static int report_add(struct ces_check_report *rep, const struct sim_model *m, i
 static uint32_t queue_pos(const struct sim_model *m, uint32_t y, uint32_t qi)
 {
     for (uint32_t k = m->stop[y]; k-- > 0;) {
-        if (m->ops[y][k].qidx == qi)
+        if (ces_sim_qidx(m, y, k) == qi)
             return k;
-        if (m->ops[y][k].qidx < qi)
+        if (ces_sim_qidx(m, y, k) < qi)
             break;
     }
     return SIM_NONE;
@@ -214,9 +214,10 @@ static int minimize_race(const struct sim_model *m, const uint32_t *trace, size_
             if (need[l->proc] == SIM_NONE || need[l->proc] < l->pos)
                 need[l->proc] = l->pos;
         }
-        if (m->shared_queues && o->qidx > 0) {
-            uint32_t q = m->queue[p], y = ces_sim_queue_proc(m, q, o->qidx - 1);
-            uint32_t yk = queue_pos(m, y, o->qidx - 1);
+        if (m->shared_queues && ces_sim_qidx(m, p, k) > 0) {
+            uint32_t qi = ces_sim_qidx(m, p, k) - 1;
+            uint32_t q = m->queue[p], y = ces_sim_queue_proc(m, q, qi);
+            uint32_t yk = queue_pos(m, y, qi);
 
             if (yk != SIM_NONE && (need[y] == SIM_NONE || need[y] < yk))
                 need[y] = yk;

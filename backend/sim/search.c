@@ -1179,7 +1179,7 @@ static void choose(struct search *S, struct frame *f)
  * the op's index there exceeds k just then. */
 static inline bool queue_behind(const struct sim_model *m, uint32_t q, uint32_t k)
 {
-    return m->shared_queues && m->ops[q][k].qidx > k;
+    return m->shared_queues && ces_sim_qidx(m, q, k) > k;
 }
 
 /* How many ops of process r, from its first, lie before queue index qi in
@@ -1191,7 +1191,7 @@ static uint32_t queue_ahead(const struct sim_model *m, uint32_t r, uint32_t qi)
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
 
-        if (m->ops[r][mid].qidx < qi)
+        if (ces_sim_qidx(m, r, mid) < qi)
             lo = mid + 1;
         else
             hi = mid;
@@ -1207,7 +1207,7 @@ static uint32_t queue_ahead(const struct sim_model *m, uint32_t r, uint32_t qi)
 static bool queue_held(const struct sim_model *m, const uint32_t *fb, uint32_t q, uint32_t k,
                        uint32_t *t, uint32_t *n)
 {
-    uint32_t qu = m->queue[q], qi = m->ops[q][k].qidx;
+    uint32_t qu = m->queue[q], qi = ces_sim_qidx(m, q, k);
     bool held = false;
 
     if (!queue_behind(m, q, k))
@@ -2087,7 +2087,7 @@ static int ran_before(struct search *S, const struct sim_state *st, uint32_t p, 
 
                     for (uint32_t j = m->qproc_at[qu]; j < m->qproc_at[qu + 1]; j++) {
                         uint32_t w = m->qproc[j];
-                        uint32_t ahead = w == r ? 0 : queue_ahead(m, w, o->qidx);
+                        uint32_t ahead = w == r ? 0 : queue_ahead(m, w, ces_sim_qidx(m, r, k));
 
                         if (ahead > 0)
                             ran_past(m, ran, w, ahead - 1, &moved);
@@ -3216,7 +3216,7 @@ static int search_setup(struct search *S)
             const struct sim_op *op = &m->ops[p][k];
 
             if (op->cls == SIM_C_AWAIT)
-                S->rd_proc[op->aux] = (uint32_t)P;
+                S->rd_proc[m->ops[op->rec_proc][op->rec_pos].aux] = (uint32_t)P;
             for (uint32_t i = 0; i < op->nlink; i++) {
                 uint32_t y = m->links[op->link + i].rclk;
 

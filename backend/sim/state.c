@@ -556,11 +556,11 @@ static void settle(const struct sim_model *m, struct sim_state *s, uint32_t p, u
 /* --- status ------------------------------------------------------------- */
 
 static bool queue_ready(const struct sim_model *m, const struct sim_state *s, uint32_t p,
-                        const struct sim_op *o)
+                        uint32_t k)
 {
     if (!m->shared_queues)
         return true;
-    return o->qidx == ces_sim_queue_done(m, SIM_PC(m, s), m->queue[p]);
+    return ces_sim_qidx(m, p, k) == ces_sim_queue_done(m, SIM_PC(m, s), m->queue[p]);
 }
 
 /* The status of process p's next op (neither done nor stopped) as if it
@@ -604,7 +604,7 @@ int ces_sim_status(const struct sim_model *m, const struct sim_state *s, uint32_
         return SIM_S_DONE;
     if (k >= m->stop[p])
         return SIM_S_STOPPED;
-    if (!queue_ready(m, s, p, &m->ops[p][k]))
+    if (!queue_ready(m, s, p, k))
         return SIM_S_QUEUE;
     return own_status(m, s, p, true);
 }
@@ -1034,7 +1034,7 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
         if (o->cls != SIM_C_AWAIT) /* no record of its event enqueued before it */
             break;
         if (pc[o->rec_proc] > o->rec_pos)
-            join(m, s, p, ces_sim_rclk(m, s, o->aux));
+            join(m, s, p, ces_sim_rclk(m, s, m->ops[o->rec_proc][o->rec_pos].aux));
         else if (d != NULL) {
             d->kind = CES_STEP_ABORTED;
             d->released = 1;

@@ -850,7 +850,7 @@ static void test_dot_queue_map(void **state)
 }
 
 /* A schedule whose model alone is far over --max-memory (2^31 - 1 graph
- * replays of one op per rank: 96 GiB of unrolled ops): INCOMPLETE at once,
+ * replays of one op per rank: 64 GiB of unrolled ops): INCOMPLETE at once,
  * without allocating it (it used to try, and fail as out of memory or be
  * killed), and a line saying what needed the memory. */
 static void test_memory_bound(void **state)
@@ -861,7 +861,7 @@ static void test_memory_bound(void **state)
                            "states\n";
     const char *want_err = "cesync: check: memory bound 64.0 MiB reached before the search: "
                            "the checker's model (2 streams, 8 signal slots, 4294967294 ops "
-                           "unrolled) needs more than 96.00 GiB and each state ";
+                           "unrolled) needs more than 64.00 GiB and each state ";
 
     (void)state;
     snprintf(path, sizeof(path), "%s/big.ces", dir);
