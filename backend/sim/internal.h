@@ -108,13 +108,6 @@ struct sim_wslot {
     uint32_t slot, grp, kind;
 };
 
-/* A write's value and position, kept per group sorted by (value, pos): the
- * first write of a value from a position is one bisection away. */
-struct sim_vpos {
-    uint64_t value;
-    uint32_t pos;
-};
-
 /* Expected generation of a byte run of a consume's expected region:
  * offsets [lo, hi) of region b, generation gen. */
 struct sim_run {
@@ -157,7 +150,8 @@ struct sim_model {
     uint8_t *wt_cmp;             /* [as wt] each wait's compare (enum ces_cmp) */
     uint32_t *wg_off;            /* [nslots+1] CSR into wg (groups of wr) */
     struct sim_group *wg;
-    struct sim_vpos *wv;         /* [as wr] each wg group's writes by (value, pos) */
+    uint32_t *wv;                /* [as wr] each wg group's writes by (value, pos): their
+                                    indices in wr */
     uint32_t *tg_off;            /* [nslots+1] CSR into tg (groups of wt) */
     struct sim_group *tg;
     uint32_t *guard_off;         /* [nproc+1] CSR: positions of waits and awaits */

@@ -714,34 +714,61 @@ static uint32_t wait_kind(const struct sim_model *m, uint32_t x, uint32_t t)
     return geq ? SIM_WS_GEQ : eq ? SIM_WS_EQ : run ? SIM_WS_EQRUN : SIM_WS_WALK;
 }
 
-static int cmp_vpos(const void *pa, const void *pb)
+/* A write's value and its index in wr, which index_values sorts a group's
+ * writes by (the indices follow the positions within a group): the first
+ * write of a value from a position is then one bisection away. */
+struct vidx {
+    uint64_t value;
+    uint32_t idx;
+};
+
+static int cmp_vidx(const void *pa, const void *pb)
 {
-    const struct sim_vpos *a = pa, *b = pb;
+    const struct vidx *a = pa, *b = pb;
 
     if (a->value != b->value)
         return a->value < b->value ? -1 : 1;
-    return a->pos < b->pos ? -1 : a->pos > b->pos;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-/* wv: each writer group's writes sorted by (value, pos).  CES_ERR_NOMEM or
- * SIM_LATE. */
+/* wv: each writer group's writes (their indices in wr) sorted by (value,
+ * pos), a group that is not sorted by way of a table of its (value, index)
+ * pairs, as large as the largest such group.  CES_ERR_NOMEM or SIM_LATE. */
 static int index_values(struct sim_model *m)
 {
+    uint32_t most = 0;
+    struct vidx *t;
+
     begin(m, "sorting the writes' values", m->wr_off[m->nslots]);
-    m->wv = zalloc(m, m->wr_off[m->nslots], sizeof(struct sim_vpos));
+    m->wv = zalloc(m, m->wr_off[m->nslots], sizeof(uint32_t));
     if (m->wv == NULL)
         return m->timed_out ? SIM_LATE : CES_ERR_NOMEM;
     for (uint32_t i = 0; i < m->wr_off[m->nslots]; i++) {
         if (late(m))
             return SIM_LATE;
-        m->wv[i] = (struct sim_vpos){m->wr[i].value, m->wr[i].pos};
+        m->wv[i] = i;
     }
+    for (uint32_t gi = 0; gi < m->wg_off[m->nslots]; gi++)
+        if (!m->wg[gi].sorted && m->wg[gi].hi - m->wg[gi].lo > most)
+            most = m->wg[gi].hi - m->wg[gi].lo;
+    if (most == 0) /* (a sorted group's order is already this one) */
+        return CES_OK;
+    t = zalloc(m, most, sizeof(struct vidx));
+    if (t == NULL)
+        return m->timed_out ? SIM_LATE : CES_ERR_NOMEM;
     for (uint32_t gi = 0; gi < m->wg_off[m->nslots]; gi++) {
         const struct sim_group *g = &m->wg[gi];
 
-        if (!g->sorted) /* (a sorted group's order is already this one) */
-            qsort(m->wv + g->lo, g->hi - g->lo, sizeof(struct sim_vpos), cmp_vpos);
+        if (g->sorted)
+            continue;
+        /* (within a group the indices follow the positions) */
+        for (uint32_t i = g->lo; i < g->hi; i++)
+            t[i - g->lo] = (struct vidx){m->wr[i].value, i};
+        qsort(t, g->hi - g->lo, sizeof(struct vidx), cmp_vidx);
+        for (uint32_t i = g->lo; i < g->hi; i++)
+            m->wv[i] = t[i - g->lo].idx;
     }
+    zfree(m, t, most, sizeof(struct vidx));
     return CES_OK;
 }
 

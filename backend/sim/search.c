@@ -661,14 +661,14 @@ static uint32_t first_eq(const struct sim_model *m, const struct sim_group *g, u
 
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        const struct sim_vpos *e = &m->wv[mid];
+        const struct sim_access *e = &m->wr[m->wv[mid]];
 
         if (e->value < v || (e->value == v && e->pos < from))
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < g->hi && m->wv[lo].value == v ? m->wv[lo].pos : SIM_NONE;
+    return lo < g->hi && m->wr[m->wv[lo]].value == v ? m->wr[m->wv[lo]].pos : SIM_NONE;
 }
 
 /* Whether a write of group g (to slot x) at a position in [from, end)
