@@ -68,9 +68,9 @@ struct sim_op {
  * (streams forked from stream 0 before a block or replay and joined into
  * it after): an op of the rank's later (block, replay) runs only after op
  * `pos` of stream process `proc`, that stream's last op before it, whose
- * clock is kept in record clock slot `rclk`. */
+ * clock is kept in record clock slot ces_sim_link_rclk's (its op's snap). */
 struct sim_link {
-    uint32_t proc, pos, rclk;
+    uint32_t proc, pos;
 };
 
 /* A landing write or a wait on one slot: op `pos` of `proc` (a wait's
@@ -292,6 +292,11 @@ static inline const struct sim_link *ces_sim_link_open(const struct sim_model *m
             return l;
     }
     return NULL;
+}
+/* The record clock slot that keeps the clock of link l's op. */
+static inline uint32_t ces_sim_link_rclk(const struct sim_model *m, const struct sim_link *l)
+{
+    return m->ops[l->proc][l->pos].snap;
 }
 /* The global iteration of op o. */
 static inline uint64_t ces_sim_op_iter(const struct sim_model *m, const struct sim_op *o)

@@ -585,7 +585,7 @@ static int link_one(void *ud, uint32_t s, uint32_t pos, uint32_t q, uint32_t qpo
         if (o->nlink == 0)
             o->link = (uint32_t)f->n;
         o->nlink++;
-        m->links[f->n] = (struct sim_link){qp, qpos, SIM_NONE};
+        m->links[f->n] = (struct sim_link){qp, qpos};
         m->ops[qp][qpos].snap = SIM_SNAP_WANTED;
     }
     f->n++;
@@ -644,8 +644,6 @@ static int number_records(struct sim_model *m)
                 o->snap = m->nrec++;
         }
     }
-    for (uint32_t i = 0; i < m->nlinks; i++)
-        m->links[i].rclk = m->ops[m->links[i].proc][m->links[i].pos].snap;
     return CES_OK;
 }
 

@@ -3218,7 +3218,7 @@ static int search_setup(struct search *S)
             if (op->cls == SIM_C_AWAIT)
                 S->rd_proc[m->ops[op->rec_proc][op->rec_pos].aux] = (uint32_t)P;
             for (uint32_t i = 0; i < op->nlink; i++) {
-                uint32_t y = m->links[op->link + i].rclk;
+                uint32_t y = ces_sim_link_rclk(m, &m->links[op->link + i]);
 
                 if (S->rd_proc[y] == SIM_NONE) {
                     S->rd_proc[y] = p;

@@ -1010,7 +1010,7 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
         const struct sim_link *l = &m->links[o->link + i];
 
         if (pc[l->proc] > l->pos)
-            join(m, s, p, ces_sim_rclk(m, s, l->rclk));
+            join(m, s, p, ces_sim_rclk(m, s, ces_sim_link_rclk(m, l)));
         else if (d != NULL) { /* the watchdog released it at the boundary */
             d->kind = CES_STEP_ABORTED;
             d->released = 1;
