@@ -3620,20 +3620,27 @@ static int spawn_bounded(pid_t *pid, const char *dot, char **argv, int in_fd, in
     return 0;
 }
 
-/* Whether the children waited for held `memory` bytes or half of it at
- * most (getrusage's ru_maxrss, KiB on Linux): the sign that a dot that
- * failed under its bound ran out of memory, where no status tells (out of
- * memory Graphviz 2.43 says so and dies of SIGSEGV, later ones may exit 1,
- * GLib aborts making a thread; its resident peak then stood at 60% of the
- * bound or more, from 10 MB to 200 MB, where a dot failing for another
- * reason holds a few MiB).  The peak of every child this process waited
- * for: one call at a time, as ces_dot_write is. */
-static bool held_half(uint64_t memory)
+/* Whether the dot just waited for held half of `memory` bytes or more:
+ * the sign that a dot that failed under its bound ran out of memory, where
+ * no status tells (out of memory Graphviz 2.43 says so and dies of
+ * SIGSEGV, later ones may exit 1, GLib aborts making a thread; its
+ * resident peak then stood at 60% of the bound or more, from 10 MB to
+ * 200 MB, where a dot failing for another reason holds a few MiB).
+ * getrusage's ru_maxrss (KiB on Linux) of the children is the largest
+ * peak of any child waited for, `before` the dot started, so the dot's
+ * own only where it rose past that; and a child counts as its own the
+ * resident size of the image that its execve replaced, this process's as
+ * it forked (Linux), so a peak no higher than this process's own may be
+ * no more than that: a stand-in dot that exits 3 from a check that held
+ * 10 MB under --max-memory 12M, or after a shell's child of 64 MB, was
+ * taken for one out of memory. */
+static bool held_half(uint64_t memory, const struct rusage *before)
 {
-    struct rusage ru;
+    struct rusage kids, self;
 
-    return getrusage(RUSAGE_CHILDREN, &ru) == 0 && ru.ru_maxrss > 0 &&
-           (uint64_t)ru.ru_maxrss * 1024 >= memory / 2;
+    return getrusage(RUSAGE_CHILDREN, &kids) == 0 && getrusage(RUSAGE_SELF, &self) == 0 &&
+           kids.ru_maxrss > before->ru_maxrss && kids.ru_maxrss > self.ru_maxrss &&
+           (uint64_t)kids.ru_maxrss * 1024 >= memory / 2;
 }
 
 /* Runs `dot -T<fmt>` (dot: the program's path) with the text on its
@@ -3651,6 +3658,7 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
     char *argv[3];
     posix_spawn_file_actions_t fa;
     struct stat sb;
+    struct rusage kids;
     pid_t pid;
     struct ces_dot_bounds in = {b->deadline, 0, 0}; /* (a regular file: never waits) */
     int fd = tmp_open(ctx, path), status = 0, err, late, rc = CES_OK;
@@ -3678,6 +3686,9 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
     argv[1] = tflag;
     argv[2] = NULL;
     if (b->memory > 0) {
+        /* (held_half: the peak of children before this one) */
+        memset(&kids, 0, sizeof(kids));
+        (void)getrusage(RUSAGE_CHILDREN, &kids);
         err = spawn_bounded(&pid, dot, argv, fd, out_fd, b->memory);
     } else {
         if (posix_spawn_file_actions_init(&fa) != 0) {
@@ -3708,7 +3719,7 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
         goto close_fd;
     }
     if ((!WIFEXITED(status) || WEXITSTATUS(status) != 0) && b->memory > 0 &&
-        held_half(b->memory)) {
+        held_half(b->memory, &kids)) {
         rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "dot -T%s failed drawing %s (%s %d) out of "
                            "memory: its bound of %" PRIu64 " bytes", fmt, path,
                            WIFEXITED(status) ? "exit status" : "signal",

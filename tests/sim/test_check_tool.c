@@ -1856,10 +1856,13 @@ static void test_dot_path_checked_first(void **state)
 }
 
 /* `cesync check ARGS` with a `dot` first on PATH that runs `script` (its
- * directory bin under dir). */
-static int run_stand_in_dot(const char *dir, const char *script, const char *args, char **out)
+ * directory bin under dir), run by a shell in its own place after the
+ * commands `before` ("" none). */
+static int run_stand_in_dot(const char *dir, const char *script, const char *before,
+                            const char *args, char **out)
 {
-    char bin[256], path[300], *saved = strdup(getenv("PATH") != NULL ? getenv("PATH") : "/bin");
+    char bin[256], path[300], cmd[1024], env[512];
+    char *saved = strdup(getenv("PATH") != NULL ? getenv("PATH") : "/bin");
     int rc;
 
     assert_non_null(saved);
@@ -1867,7 +1870,9 @@ static int run_stand_in_dot(const char *dir, const char *script, const char *arg
     ces_test_put_program(bin, "dot", script);
     snprintf(path, sizeof(path), "%s:%s", bin, saved);
     assert_int_equal(setenv("PATH", path, 1), 0);
-    rc = run(args, out);
+    snprintf(cmd, sizeof(cmd), "check %s", args);
+    snprintf(env, sizeof(env), "%s%s", before, *before != '\0' ? "; exec" : "");
+    rc = ces_test_tool_env(NULL, env, cmd, out);
     assert_int_equal(setenv("PATH", saved, 1), 0);
     free(saved);
     snprintf(path, sizeof(path), "%s/dot", bin);
@@ -1880,7 +1885,7 @@ static int run_stand_in_dot(const char *dir, const char *script, const char *arg
  * exits 3 (its directory bin under dir). */
 static int run_failing_dot(const char *dir, const char *args, char **out)
 {
-    return run_stand_in_dot(dir, "#!/bin/sh\nexit 3\n", args, out);
+    return run_stand_in_dot(dir, "#!/bin/sh\nexit 3\n", "", args, out);
 }
 
 /* A picture that cannot be drawn after the search (dot fails) leaves the
@@ -1989,7 +1994,7 @@ static void test_dot_graphviz_memory(void **state)
     snprintf(args, sizeof(args), "#!/bin/sh\nulimit -d > %s/limit\nkill -SEGV $$\n", dir);
     snprintf(sch, sizeof(sch), "barrier --ranks 2 --max-memory 64M --quiet --dot %s/x.svg",
              dir);
-    assert_int_equal(run_stand_in_dot(dir, args, sch, &o), 2);
+    assert_int_equal(run_stand_in_dot(dir, args, "", sch, &o), 2);
     snprintf(want, sizeof(want), "verdict: OK\ncesync: check: --dot %s/x.svg: dot -Tsvg failed "
              "drawing %s/x.svg (signal %d)\n", dir, dir, SIGSEGV);
     assert_string_equal(o, want);
@@ -2017,6 +2022,43 @@ static void test_dot_graphviz_memory(void **state)
         free(o);
         assert_int_equal(remove(sch), 0);
     }
+    assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
+}
+
+/* A dot that fails under --max-memory for another reason than memory is
+ * said as any dot that fails, however large this process or a child
+ * before it: a stand-in dot that exits 3 at once, from a check of 2
+ * ranks' 20,000 writes whose dot text holds 8 of --max-memory 12M (a
+ * child counts as its own the 10 MB this process held as it forked), and
+ * from a check that its shell runs in its own place after a child of 64
+ * MiB (dd bs=64M), was said as Graphviz out of the memory the bound left
+ * it, exit 3: the children's peak was taken for the dot's. */
+static void test_dot_graphviz_not_memory(void **state)
+{
+    static const char fails[] = "#!/bin/sh\nexit 3\n";
+    char *dir = ces_test_tmpdir(), sch[256], args[640], want[1024], *o;
+    size_t n;
+
+    (void)state;
+    snprintf(sch, sizeof(sch), "%s/w.ces", dir);
+    ces_test_put_file(sch, "cesync 1\nranks 2\nsignal f u32 1\nphase eager x10000\n"
+                           "r* : write f[0] = $i\n");
+    snprintf(want, sizeof(want), "verdict: OK\ncesync: check: --dot %s/x.svg: dot -Tsvg failed "
+             "drawing %s/x.svg (exit status 3)\n", dir, dir);
+    /* (after the line that says how long Graphviz may take) */
+    snprintf(args, sizeof(args), "%s --max-memory 12M --quiet --dot %s/x.svg", sch, dir);
+    assert_int_equal(run_stand_in_dot(dir, fails, "", args, &o), 2);
+    n = strlen(o);
+    if (n < strlen(want) || strcmp(o + n - strlen(want), want) != 0)
+        fail_msg("it said:\n%s", o);
+    free(o);
+    snprintf(args, sizeof(args), "barrier --ranks 2 --max-memory 64M --quiet --dot %s/x.svg",
+             dir);
+    assert_int_equal(run_stand_in_dot(dir, fails, "dd if=/dev/zero of=/dev/null bs=64M count=1 "
+                                      "2>/dev/null", args, &o), 2);
+    assert_string_equal(o, want);
+    free(o);
+    assert_int_equal(remove(sch), 0);
     assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
 }
 
@@ -2751,6 +2793,7 @@ int main(void)
         cmocka_unit_test(test_dot_memory_bound),
         cmocka_unit_test(test_dot_bound_json),
         cmocka_unit_test(test_dot_graphviz_memory),
+        cmocka_unit_test(test_dot_graphviz_not_memory),
         cmocka_unit_test(test_dot_note_json_streams),
         cmocka_unit_test(test_dot_pipe_time_bound),
         cmocka_unit_test(test_dot_pipe_closed_json),
