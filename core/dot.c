@@ -3589,7 +3589,8 @@ static int wait_by(pid_t pid, int *status, double deadline)
 
 /* Starts dot (argv) as a child with in_fd as its standard input and
  * out_fd as its output, its data segment bounded by `memory` bytes
- * (RLIMIT_DATA, at most the hard limit): posix_spawn sets no resource
+ * (RLIMIT_DATA, lowered to it: a soft limit below it, ulimit -S -d, is
+ * kept; it was raised to the bound): posix_spawn sets no resource
  * limit, so a child of fork(2) sets it before it runs dot.  RLIMIT_DATA,
  * not RLIMIT_AS: Linux (since 4.7) counts in it the heap and every private
  * writable mapping, what Graphviz's layout allocates, its threads' stacks
@@ -3604,10 +3605,9 @@ static int spawn_bounded(pid_t *pid, const char *dot, char **argv, int in_fd, in
 
     if (getrlimit(RLIMIT_DATA, &rl) != 0)
         return errno;
-    if (rl.rlim_max == RLIM_INFINITY || (uint64_t)rl.rlim_max > memory)
+    /* (the soft limit is at most the hard one, infinite only where both are) */
+    if (rl.rlim_cur == RLIM_INFINITY || (uint64_t)rl.rlim_cur > memory)
         rl.rlim_cur = (rlim_t)memory;
-    else
-        rl.rlim_cur = rl.rlim_max;
     *pid = fork();
     if (*pid < 0)
         return errno;
