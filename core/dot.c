@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -3524,19 +3525,30 @@ int ces_dot_tmp_probe(struct ces_ctx *ctx)
  * its reader to read, is written PIPE_BUF bytes at a time, each once
  * poll(2) says it takes them, which it waits for until the deadline at
  * most, and b->stall seconds after the reader last took some (a part of
- * 16 MiB waited for a reader that does not read without end). */
+ * 16 MiB waited for a reader that does not read without end).  A pipe's
+ * reader takes some where the bytes it holds (FIONREAD) fell since the
+ * last look: it has room again only once a page of it is read whole, and
+ * a reader of a line a second took a page in a minute or more. */
 static int write_by(int fd, const char *text, size_t n, const struct ces_dot_bounds *b)
 {
     struct stat sb;
     bool waits = (b->deadline > 0 || b->stall > 0) && fstat(fd, &sb) == 0 &&
                  !S_ISREG(sb.st_mode);
+    bool looks = waits && b->stall > 0 && S_ISFIFO(sb.st_mode);
     size_t part = waits ? PIPE_BUF : DOT_WRITE_PART, at = 0;
     double took = waits ? ces_now() : 0; /* when the reader last took some */
+    int held = INT_MAX;                  /* the bytes the pipe held at the last look */
 
     while (at < n) {
         size_t k = n - at < part ? n - at : part;
         double now = b->deadline > 0 || waits ? ces_now() : 0, until = b->deadline;
+        int q;
 
+        if (looks && ioctl(fd, FIONREAD, &q) == 0) {
+            if (q < held)
+                took = now;
+            held = q;
+        }
         if (b->deadline > 0 && now >= b->deadline)
             return 1;
         if (waits && b->stall > 0 && now >= took + b->stall)
@@ -3560,6 +3572,7 @@ static int write_by(int fd, const char *text, size_t n, const struct ces_dot_bou
         at += k;
         if (waits)
             took = ces_now();
+        held = INT_MAX; /* (more than the next look's) */
     }
     return 0;
 }

@@ -1278,6 +1278,61 @@ static void test_write_stall(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* ces_dot_write_by's stall counts what the reader takes, not the room it
+ * leaves: a reader that takes 64 bytes every 100 ms for 3 s, less than the
+ * page (4 KiB) that a pipe frees once it is read whole, then the rest, is
+ * given the 96 KiB whole under a stall of 2 s.  The write waited for room
+ * alone, and said after 2 s that the reader took none (cesync dot's 60 s:
+ * a reader of 60 bytes a second, a line a second, that took some every
+ * second). */
+static void test_write_stall_slow_reader(void **state)
+{
+    static const struct ces_dot_bounds stall = {0, 2.0, 0};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *dir = ces_test_tmpdir(), fifo[256], *text = malloc(96 << 10);
+    size_t len = 96 << 10;
+    int fd, status;
+    pid_t pid;
+
+    (void)state;
+    assert_non_null(text);
+    memset(text, '#', len - 1);
+    text[len - 1] = '\0';
+    snprintf(fifo, sizeof(fifo), "%s/p.dot", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    fd = open(fifo, O_RDONLY | O_NONBLOCK);
+    assert_true(fd >= 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) { /* 64 bytes a time, 100 ms apart, 30 times; then the rest */
+        static char buf[64 << 10];
+        size_t got = 0;
+
+        for (int turns = 0; turns < 600; turns++) {
+            ssize_t n;
+
+            ces_test_sleep_ms(turns < 30 ? 100 : 10);
+            n = read(fd, buf, turns < 30 ? 64 : sizeof(buf));
+            if (n > 0)
+                got += (size_t)n;
+            else if (n == 0 && got > 0) /* (none before: no writer yet) */
+                break;
+            else if (n < 0 && errno != EAGAIN)
+                _exit(2);
+        }
+        _exit(got == len - 1 ? 0 : 1);
+    }
+    assert_int_equal(close(fd), 0);
+    if (ces_dot_write_by(ctx, text, fifo, &stall) != CES_OK)
+        fail_msg("%s", ces_ctx_last_error(ctx));
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    free(text);
+    ces_test_remove_in(dir, "p.dot\0");
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* ces_dot_write under a file size limit of `limit` bytes (SIGXFSZ ignored,
  * so writes fail with EFBIG; Graphviz inherits both). */
 static int write_limited(struct ces_ctx *ctx, const char *text, const char *path, rlim_t limit)
@@ -3585,6 +3640,7 @@ int main(void)
         cmocka_unit_test(test_write),
         cmocka_unit_test(test_write_any_case),
         cmocka_unit_test(test_write_stall),
+        cmocka_unit_test(test_write_stall_slow_reader),
         cmocka_unit_test(test_write_replaces_when_complete),
         cmocka_unit_test(test_write_svg_to_pipe),
         cmocka_unit_test(test_label_pieces),
