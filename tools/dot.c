@@ -9,21 +9,25 @@
 
 static const char dot_help[] =
     "usage: cesync dot [SCHEDULE] [builder options] [-o OUT.svg|OUT.png|OUT.dot|-]\n"
+    "                  [--max-seconds S]\n"
     "\n"
     "Draws the schedule with Graphviz: a cluster per rank, a lane per stream, dashed\n"
     "write -> wait edges, dotted record -> await edges, bold copies to another rank, a\n"
     "legend.  A long layout (10 s or more) or dot text of 16 MiB or more is announced.\n"
     "\n"
     "  -o OUT       .dot text, or .svg/.png drawn by Graphviz's dot (default -: the\n"
-    "               dot text on standard output); replaced only when complete\n"
-    "  --max-seconds S  stop S seconds after the start (default: none, but a named\n"
-    "               pipe -o that no reader opens or drains for 60 s stops it)\n"
+    "               dot text on standard output); replaced only when complete; a\n"
+    "               named pipe that no reader opens, or reads from, for 60 s stops it\n"
+    "  --max-seconds S\n"
+    "               stop S seconds after the start, Graphviz's layout included\n"
+    "               (default: no bound; given, it replaces the named pipe's 60 s)\n"
     "\n";
 
 /* The seconds an -o that is no regular file may wait for a reader, or for
  * its reader to take more of the dot text, without --max-seconds: a named
  * pipe that no one reads held the command for ever. */
 #define DOT_STALL_SECONDS 60.0
+_Static_assert((int)DOT_STALL_SECONDS == 60, "dot's help says a named pipe's 60 s");
 
 static const char dot_tail[] =
     "\n"
