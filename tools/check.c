@@ -33,7 +33,8 @@ static const char check_help[] =
     "  --max-states N      stored states (default 0: no bound; exhaustive search only)\n"
     "  --max-seconds S     seconds from the start, --dot's picture included (no bound)\n"
     "  --max-depth N       steps of one execution, from 1 (no bound; exhaustive only)\n"
-    "  --max-memory BYTES  K/M/G (default half of this machine's memory; 0: no bound)\n"
+    "  --max-memory BYTES  K/M/G, --dot's Graphviz included (default half of this\n"
+    "                      machine's memory; 0: no bound)\n"
     "Search:\n"
     "  --no-reduction      reference mode: no partial-order reduction (exhaustive only)\n"
     "  --first             stop at the first defect (adds INCOMPLETE; not with --replay)\n"
@@ -56,7 +57,8 @@ static const char check_help[] =
 
 static const char check_tail[] =
     "\n"
-    "Exit: 0 OK, 1 a defect found, 2 bad usage or input, 3 INCOMPLETE.\n"
+    "Exit: 0 OK, 1 a defect found, 2 bad usage or input (or a --dot picture that fails),\n"
+    "3 INCOMPLETE.\n"
     "Examples:\n"
     "  cesync check barrier --ranks 2 --sync nccl --graph --iterations 2 --dot cx.svg\n"
     "  cesync check alltoall --ranks 2 --sync credit --iterations 2 --fault-sweep\n"

@@ -27,7 +27,8 @@ static const char predict_usage[] =
 
 static const char predict_tail[] =
     "\n"
-    "Exit: 0 predicted, 1 it does not finish (the blocked op named), 2 bad usage.\n"
+    "Exit: 0 predicted, 1 it does not finish (the blocked op named), 2 bad usage or input,\n"
+    "or one the machine cannot run or the model does not time (streams sharing a queue).\n"
     "Example: cesync check --predict alltoall --ranks 2 --bytes 1M\n"
     "Full reference: docs/CLI.md, section \"check --predict\".\n";
 

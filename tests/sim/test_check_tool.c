@@ -1900,7 +1900,8 @@ static int run_failing_dot(const char *dir, const char *args, char **out)
 
 /* A picture that cannot be drawn after the search (dot fails) leaves the
  * report standing: a defect found is exit 1 (it was 2), said with why the
- * picture is missing; without a defect the missing picture is exit 2. */
+ * picture is missing; without a defect the missing picture is exit 2,
+ * which the help's exit line names. */
 static void test_dot_fails_after_search(void **state)
 {
     char *dir = ces_test_tmpdir(), args[256], want[512], *o;
@@ -1920,6 +1921,11 @@ static void test_dot_fails_after_search(void **state)
     assert_string_equal(o, want);
     free(o);
     assert_int_equal(rmdir(dir), 0);
+    /* the help's exit line names that 2 (it said "2 bad usage or input") */
+    assert_int_equal(run("--help", &o), 0);
+    assert_non_null(strstr(o, "\nExit: 0 OK, 1 a defect found, 2 bad usage or input (or a --dot "
+                              "picture that fails),\n3 INCOMPLETE.\n"));
+    free(o);
 }
 
 /* --max-seconds holds --dot's picture too: where the search has spent the
@@ -1994,7 +2000,8 @@ static void test_dot_memory_bound(void **state)
  * the 64 MiB, its failure said as any dot's, exit 2 (it saw none); and
  * where Graphviz is installed, 2 ranks' 3,000 writes, whose layout takes
  * about 270 MB and 12 s, are not drawn under --max-memory 64M, Graphviz
- * ending in about a second (they were drawn whatever the bound, exit 0). */
+ * ending in about a second (they were drawn whatever the bound, exit 0).
+ * The help's line of --max-memory says it. */
 static void test_dot_graphviz_memory(void **state)
 {
     char *dir = ces_test_tmpdir(), sch[256], args[640], want[1024], *o, *said;
@@ -2047,6 +2054,13 @@ static void test_dot_graphviz_memory(void **state)
         assert_int_equal(remove(sch), 0);
     }
     assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
+    /* and the help's line of the bound says so, as --max-seconds' says
+     * that it holds the picture (it gave the suffixes and default alone) */
+    assert_int_equal(run("--help", &o), 0);
+    assert_non_null(strstr(o, "\n  --max-memory BYTES  K/M/G, --dot's Graphviz included (default "
+                              "half of this\n                      machine's memory; 0: no "
+                              "bound)\n"));
+    free(o);
 }
 
 /* A dot that fails under --max-memory for another reason than memory is

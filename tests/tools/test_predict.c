@@ -332,6 +332,9 @@ static void test_errors(void **state)
         {"check alltoall --model m.model", 2, "cesync: check: --model applies to --predict\n"},
         {"check --predict alltoall --ranks 9 --bytes 9", 2,
          "cesync: check --predict: 9 ranks, the h200 model has at most 8 GPUs\n"},
+        {"check --predict " CES_FIXTURES "/bad/cross_stream_conn1.ces", 2,
+         ": the model does not time streams that share hardware queues (connections 1, 2 "
+         "streams); predict the schedule with connections 0 (a queue per stream)\n"},
     };
     char *dir = ces_test_tmpdir(), *out = NULL;
 
@@ -348,6 +351,11 @@ static void test_errors(void **state)
     assert_int_equal(ces_test_tool(dir, "check --predict --help", &out), 0);
     assert_memory_equal(out, "usage: cesync check --predict [SCHEDULE] [builder options] "
                              "[--model FILE] [--kind K]\n", 85);
+    /* its exit line names the 2 of the last two cases (it said "2 bad
+     * usage") */
+    assert_non_null(strstr(out, "\nExit: 0 predicted, 1 it does not finish (the blocked op "
+                                "named), 2 bad usage or input,\nor one the machine cannot run "
+                                "or the model does not time (streams sharing a queue).\n"));
     free(out);
     assert_int_equal(ces_test_tool(dir, "check --predict", &out), 0);
     assert_memory_equal(out, "model: h200\nranks: 4, streams per rank: 1, iterations: 1, ", 58);
