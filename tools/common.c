@@ -30,8 +30,9 @@ static const char builder_options[] =
     "  --root R           root of gather, scatter, broadcast, 0..N-1 (default 0)\n"
     "  --pairs a:b,c:d    sendrecv sender:receiver pairs (default 0:1,1:2,...)\n"
     "  --chunks C         sendrecv chunks per message, 1..1024 (default 4)\n"
-    "  --slots S          sendrecv staging slots, 1..1024 (default 2; 1 with --chunks 1)\n"
-    "  --variant V        plain (default), overlap, early (alltoall, allgather)\n"
+    "  --slots S          sendrecv staging slots, 1..1024, at most C with --sync credit\n"
+    "                     (default 2; 1 with --chunks 1)\n"
+    "  --variant V        plain (default), overlap, early (early: alltoall, allgather)\n"
     "  --in-place         allgather, gather, scatter, broadcast: no local copy\n"
     "  --directed         gather, scatter, broadcast: each barrier one way\n"
     "  --wake K           ranks that only wait copy K 4 KiB pieces, 0..256 (default 0)\n";

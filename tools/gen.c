@@ -29,11 +29,11 @@ static const char gen_help[] =
     "  --mutate PCT chance that a step is mutated, 0..100 (default 45)\n"
     "  --shapes NAME\n"
     "               classic (the default) or handoff: hand-off steps, more graph phases\n"
-    "  -o DIR       write DIR/gen-SEED.ces files (default -: standard output)\n"
+    "  -o DIR       write DIR/gen-SEED.ces files (DIR must exist; default -: stdout)\n"
     "  --progress S a line on stderr every S seconds (default 2 s on a terminal)\n"
     "\n"
     "Exit: 0 written, 2 bad usage or a file that cannot be written.\n"
-    "Example: cesync gen --seed 1 --count 100 --ranks 3 -o schedules\n"
+    "Example: mkdir -p out && cesync gen --seed 1 --count 100 --ranks 3 -o out\n"
     "Full reference: docs/CLI.md, section \"gen\".\n";
 
 /* The options of gen, each with a number: its range, and whether 0 is

@@ -356,6 +356,80 @@ static void test_usage_names_every_option(void **state)
     }
 }
 
+/* `example`, a help's example, run by a shell in dir with the cesync under
+ * test first on PATH: its exit status, its output (stderr folded in) in
+ * *out. */
+static int run_example(const char *dir, const char *example, char **out)
+{
+    char bin[1024], cmd[4096];
+    const char *slash = strrchr(CES_TOOL, '/');
+    FILE *f;
+    int st;
+
+    snprintf(bin, sizeof(bin), "%.*s", (int)(slash - CES_TOOL), CES_TOOL);
+    snprintf(cmd, sizeof(cmd), "cd '%s' && PATH='%s':\"$PATH\" && (%s) </dev/null 2>&1", dir, bin,
+             example);
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    *out = ces_test_read_stream(f, NULL);
+    st = pclose(f);
+    assert_true(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+/* Every example of every --help that needs no GPU (bench's with
+ * --dry-run, none of run's or devices'), run as a user pastes it, in a
+ * directory of its own beside the repository's tests/ (validate's names a
+ * fixture): exit 0, or 1 where a check shows a defect.  gen's wrote into
+ * -o schedules, a directory that no one had made: 'cannot create
+ * schedules/gen-1.ces: No such file or directory', exit 2.  The .svg ones
+ * only where Graphviz is installed. */
+static void test_help_examples_run(void **state)
+{
+    static const char *const cmds[] = {"", "print", "validate", "dot", "check",
+                                       "check --predict", "gen", "promela", "run", "bench",
+                                       "devices"};
+    char *dir = ces_test_tmpdir(), path[512], rm[600];
+    bool graphviz = system("command -v dot >/dev/null 2>&1") == 0;
+    size_t ran = 0;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/tests", dir);
+    assert_int_equal(symlink(CES_FIXTURES "/..", path), 0);
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+        char args[64], *help = NULL, *save = NULL;
+        bool listing = false;
+
+        snprintf(args, sizeof(args), "%s --help", cmds[i]);
+        assert_int_equal(ces_test_tool(NULL, args, &help), 0);
+        for (char *l = strtok_r(help, "\n", &save); l != NULL; l = strtok_r(NULL, "\n", &save)) {
+            const char *ex = strncmp(l, "Example: ", 9) == 0 ? l + 9
+                             : listing && strncmp(l, "  ", 2) == 0 ? l + 2
+                                                                    : NULL;
+            char *out = NULL;
+            int rc;
+
+            listing = strcmp(l, "Examples:") == 0 || (listing && ex != NULL);
+            if (ex == NULL || strstr(ex, "cesync run ") != NULL ||
+                strstr(ex, "cesync devices") != NULL ||
+                (strstr(ex, "cesync bench ") != NULL && strstr(ex, "--dry-run") == NULL) ||
+                (!graphviz && (strstr(ex, ".svg") != NULL || strstr(ex, ".png") != NULL)))
+                continue;
+            rc = run_example(dir, ex, &out);
+            if (rc != 0 && !(rc == 1 && strncmp(ex, "cesync check ", 13) == 0 &&
+                             strstr(out, "verdict: ") != NULL))
+                fail_msg("'cesync %s''s example '%s' exited %d:\n%s", args, ex, rc, out);
+            free(out);
+            ran++;
+        }
+        free(help);
+    }
+    /* (all but run's, devices' and bench's first; three draw a .svg) */
+    assert_int_equal(ran, graphviz ? 10 : 7);
+    snprintf(rm, sizeof(rm), "rm -rf '%s'", dir);
+    assert_int_equal(system(rm), 0);
+}
+
 /* A control byte of a name or value given is said as \xNN (raw, it could
  * move a terminal's cursor, change its colours or its title), in short
  * messages and in those past the 512 bytes formatted on the stack, and a
@@ -1206,6 +1280,35 @@ static void test_run_help(void **state)
     free(out);
 }
 
+/* The builder options' lines say which collectives take a variant and the
+ * bound of --slots, as the builder takes them: gather, scatter and
+ * broadcast take overlap but not early ("plain (default), overlap, early
+ * (alltoall, allgather)" read as the option of two collectives), and
+ * --slots is at most --chunks with --sync credit (the line cut to a
+ * screen left that out). */
+static void test_builder_help_lines(void **state)
+{
+    char *out = NULL;
+
+    (void)state;
+    assert_int_equal(ces_test_tool(NULL, "validate --help", &out), 0);
+    assert_non_null(strstr(out, "\n  --variant V        plain (default), overlap, early (early: "
+                                "alltoall, allgather)\n"));
+    assert_non_null(strstr(out, "\n  --slots S          sendrecv staging slots, 1..1024, at most "
+                                "C with --sync credit\n                     (default 2; 1 with "
+                                "--chunks 1)\n"));
+    free(out);
+    ces_test_tool_says("validate gather --ranks 2 --variant overlap", 0,
+                       "valid: 2 ranks, 2 streams per rank, 2 buffers, 2 signal arrays, 1 "
+                       "iteration, 20 ops\n");
+    ces_test_tool_says("validate gather --variant early", 2,
+                       "cesync: validate: gather: the early variant applies to alltoall and "
+                       "allgather only\n");
+    ces_test_tool_says("validate sendrecv --sync credit --chunks 2 --slots 3", 2,
+                       "cesync: validate: sendrecv: --slots must be at most --chunks (2) with "
+                       "--sync credit, not 3\n");
+}
+
 /* `cesync devices`: its usage errors before any GPU is looked for, in
  * either build; without a GPU (none visible) one line, exit 2, as run says
  * it; in a cesync built without CUDA, that it was (the tables on stand-in
@@ -1479,6 +1582,8 @@ int main(void)
         cmocka_unit_test(test_help_lists_every_option),
         cmocka_unit_test(test_help_fits_a_screen),
         cmocka_unit_test(test_usage_names_every_option),
+        cmocka_unit_test(test_builder_help_lines),
+        cmocka_unit_test(test_help_examples_run),
         cmocka_unit_test(test_control_bytes_escaped),
         cmocka_unit_test(test_control_bytes_escaped_in_reports),
         cmocka_unit_test(test_usage_errors),
