@@ -178,10 +178,36 @@ count_is 'bad fixtures' "$(nfiles bad)"
 count_is 'generated schedules' "$(sed -n 's/^#define SEEDS \([0-9]*\)u$/\1/p' "$src/tests/sim/test_differential.c")"
 count_is 'inputs made by random edits' "$(sed -n 's/^#define MUTANTS \([0-9]*\)$/\1/p' "$src/tests/sim/test_mutate.c")"
 
+# docs/CLI.md's links: each [..](#anchor) a heading of its own (GitHub's
+# anchor: lower case, no punctuation but - and _, a - for each blank), each
+# [..](FILE) a file of the tree, and each document it names with a section,
+# `docs/NAME.md, "Title"` or `README.md, "Title"`, a heading holding Title.
+links=0
+headings() { # the headings of $1 outside code blocks, without their #s
+  awk '/^```/ { inb = !inb; next } !inb && /^#+ / { sub(/^#+ /, ""); print }' "$src/$1"
+}
+anchors=$(headings docs/CLI.md | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9 _-]//g; s/ /-/g')
+for a in $(grep -oE '\]\(#[^)]*\)' "$src/docs/CLI.md" | sed 's/^](#//; s/)$//' | sort -u); do
+  links=$((links + 1))
+  printf '%s\n' "$anchors" | grep -qxF -- "$a" ||
+    { echo "FAIL: docs/CLI.md links to #$a, which no heading of it is"; bad=1; }
+done
+for f in $(grep -oE '\]\([^#)][^)]*\)' "$src/docs/CLI.md" | sed 's/^](//; s/)$//' | sort -u); do
+  links=$((links + 1))
+  [ -e "$src/docs/$f" ] || { echo "FAIL: docs/CLI.md links to $f, not in docs/"; bad=1; }
+done
+while IFS= read -r ref; do
+  doc=${ref%%,*} title=${ref#*\"} title=${title%\"}
+  links=$((links + 1))
+  headings "$doc" | grep -qF -- "$title" ||
+    { echo "FAIL: docs/CLI.md names $doc, \"$title\", which is no heading of it"; bad=1; }
+done < <(prose docs/CLI.md | grep -oE '(docs/[A-Z]+|README)\.md, "[^"]+"' | sort -u)
+
 # (the documents hold 2 schedules, 2 commands and 4 errors: none found is
 # a broken extraction, not a pass)
 [ "$schedules" -ge 2 ] || { echo "FAIL: $schedules schedule blocks found"; bad=1; }
 [ "$commands" -ge 2 ] || { echo "FAIL: $commands command blocks found"; bad=1; }
 [ "$errors" -ge 4 ] || { echo "FAIL: $errors errors found in docs/FORMAT.md"; bad=1; }
+[ "$links" -ge 20 ] || { echo "FAIL: $links links found in docs/CLI.md"; bad=1; }
 [ "$bad" -eq 0 ] || exit 1
-echo "PASSED: $schedules schedules, $commands commands, $errors errors, $claims claims in the prose and $counts counts as the documents show them"
+echo "PASSED: $schedules schedules, $commands commands, $errors errors, $claims claims in the prose, $counts counts and $links links of docs/CLI.md as the documents show them"
