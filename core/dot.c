@@ -156,6 +156,12 @@ struct dot_order {
     size_t *group;     /* [nproc + 1]: the starts of one slot's writes per process */
     size_t *last;      /* [2 * nproc]: that process's latest write before the wait, or
                         * SIZE_MAX; then keep_nearest's writes */
+    size_t *fail;      /* [events]: keep_nearest's wait's writes that may fail it (fail_runs),
+                        * by process and place */
+    size_t *frun;      /* [2 * nproc + 1]: the starts of fail's runs per process (nfrun of
+                        * them, then its end), and then of each its first of a later replay
+                        * (dot_ow.later), or the run's end */
+    uint32_t nfrun;
     bool changed;      /* a clock went up */
     uint64_t work;     /* clock entries and writes looked at (DOT_ORDER_MAX_WORK) */
     double deadline;   /* ces_now's, the picture's (0: none): past it, read every
@@ -2111,22 +2117,18 @@ static bool after_wait(const struct dot_order *o, const struct dot_ev *x, size_t
                                     past_event(o, wc, x->proc, x->pos));
 }
 
-/* Whether a write into `slot` whose value fails wait `wt` (event x, width
- * `width`) may land after write w[p] and before write w[j], so that the
- * wait's condition, holding since w[p], fails again and w[j] may be what
- * lets it pass: one not known to run in no execution or to come after the
- * wait (after_wait), nor to come before w[p] (one of a later replay,
- * dot_ow.later, whose later replays may come after w[p], only where it is
- * of w[p]'s process and before it) or after w[j] (where w[j] is of no
- * later replay, whose later replays may come after it). */
-static bool fails_between(struct dot_order *o, const struct dot_ow *slot, const struct dot_ev *x,
-                          const struct ces_op *wt, uint32_t width, size_t p, size_t j)
+/* Collects in o->fail the writes into `slot` whose value fails wait `wt`
+ * (event x, width `width`) that are not known to run in no execution or to
+ * come after the wait (after_wait), and in o->frun their runs per process
+ * (fails_between). */
+static void fail_runs(struct dot_order *o, const struct dot_ow *slot, const struct dot_ev *x,
+                      const struct ces_op *wt, uint32_t width)
 {
     size_t lo = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, false);
-    size_t hi = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, true);
-    const struct dot_ow *wp = &o->w[p], *wj = &o->w[j];
-    const uint32_t *pc = ow_clock(o, p);
+    size_t hi = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, true), n = 0;
+    size_t *later = o->frun + o->nproc + 1;
 
+    o->nfrun = 0;
     for (size_t i = lo; i < hi; i++) {
         const struct dot_ow *v = &o->w[i];
 
@@ -2134,11 +2136,66 @@ static bool fails_between(struct dot_order *o, const struct dot_ow *slot, const 
         if (ces_wait_holds(width, wt->cmp, v->value, wt->value) ||
             o->dead[o->off[v->proc] + v->pos] || after_wait(o, x, i))
             continue;
-        if (pc[v->proc] > v->pos && (!v->later || (v->proc == wp->proc && v->pos < wp->pos)))
-            continue; /* before w[p] */
-        if (!wj->later && ow_clock(o, i)[wj->proc] > wj->pos)
-            continue; /* after w[j] */
-        return true;
+        if (n == 0 || o->w[o->fail[n - 1]].proc != v->proc) {
+            o->frun[o->nfrun] = n;
+            later[o->nfrun++] = SIZE_MAX;
+        }
+        if (v->later && later[o->nfrun - 1] == SIZE_MAX)
+            later[o->nfrun - 1] = n;
+        o->fail[n++] = i;
+    }
+    o->frun[o->nfrun] = n;
+    for (uint32_t r = 0; r < o->nfrun; r++)
+        later[r] = later[r] == SIZE_MAX ? o->frun[r + 1] : later[r];
+}
+
+/* The first of o->fail[lo..hi) (one process's, by place) at or after place
+ * `pos`. */
+static size_t fail_at(const struct dot_order *o, size_t lo, size_t hi, uint32_t pos)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (o->w[o->fail[mid]].pos < pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Whether one of o->fail's writes (fail_runs: whose value fails the wait,
+ * which may run before it) may land after write w[p] and before write w[j]
+ * (SIZE_MAX: at any time after w[p]), so that the wait's condition,
+ * holding since w[p], fails again and w[j] may be what lets it pass: one
+ * not known to come before w[p] (one of a later replay, dot_ow.later,
+ * whose later replays may come after w[p], only where it is of w[p]'s
+ * process and before it) or after w[j] (where w[j] is of no later
+ * replay, whose later replays may come after it).  Of each process's, the
+ * first not before w[p] alone: a process's events come after its earlier
+ * ones, so where that one comes after w[j], so do the others. */
+static bool fails_between(struct dot_order *o, size_t p, size_t j)
+{
+    const struct dot_ow *wp = &o->w[p], *wj = j != SIZE_MAX ? &o->w[j] : NULL;
+    const uint32_t *pc = ow_clock(o, p);
+    const size_t *later = o->frun + o->nproc + 1;
+
+    for (uint32_t r = 0; r < o->nfrun; r++) {
+        size_t lo = o->frun[r], hi = o->frun[r + 1], k;
+        uint32_t q = o->w[o->fail[lo]].proc;
+
+        o->work++;
+        if (q == wp->proc) { /* past w[p]: of a later replay, or after its clock */
+            for (k = fail_at(o, lo, hi, wp->pos);
+                 k < hi && !o->w[o->fail[k]].later && pc[q] > o->w[o->fail[k]].pos; k++)
+                o->work++;
+        } else if (later[r] < hi && pc[q] > o->w[o->fail[later[r]]].pos) {
+            k = later[r]; /* of a later replay, before its clock */
+        } else {
+            k = fail_at(o, lo, hi, pc[q]);
+        }
+        if (k < hi && (wj == NULL || wj->later || ow_clock(o, o->fail[k])[wj->proc] <= wj->pos))
+            return true;
     }
     return false;
 }
@@ -2191,13 +2248,15 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
             near[nkept++] = i;
     }
     o->work += (uint64_t)nkept * nkept;
-    for (uint32_t a = 0; a < nkept && rc == CES_OK; a++) {
+    if (nkept > 0)
+        fail_runs(o, &slot, x, op, width);
+    for (uint32_t a = 0; a < nkept && rc == CES_OK && !order_over(o); a++) {
         const uint32_t *ac = ow_clock(o, near[a]);
         bool later = false;
 
         for (uint32_t k = 0; k < nkept && !later; k++)
             later = k != a && ac[o->w[near[k]].proc] > o->w[near[k]].pos &&
-                    !fails_between(o, &slot, x, op, width, near[k], near[a]);
+                    !fails_between(o, near[k], near[a]);
         if (!later)
             rc = keep_pair(st, o, x, near[a]);
     }
@@ -2206,16 +2265,19 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
 
         while (o->group[t + 1] <= p) /* its run */
             t++;
-        /* the run's next writes of block b the wait may see, while they run */
-        while ((j = first_seen(o, t, ng, op, width, o->w[p].pos + 1)) < o->group[t + 1] &&
+        /* the run's next writes of block b the wait may see, while they run
+         * and a write that fails the wait may come after the one before
+         * (none after it, none after a later one) */
+        while (fails_between(o, p, SIZE_MAX) && !order_over(o) &&
+               (j = first_seen(o, t, ng, op, width, o->w[p].pos + 1)) < o->group[t + 1] &&
                o->w[j].block == x->ref.block && !o->dead[o->off[o->w[j].proc] + o->w[j].pos] &&
                !after_wait(o, x, j) && rc == CES_OK) {
             const uint32_t *jc = ow_clock(o, j);
-            bool held = !fails_between(o, &slot, x, op, width, p, j);
+            bool held = !fails_between(o, p, j);
 
             for (uint32_t k = 0; k < nkept && !held; k++)
                 held = k != a && jc[o->w[near[k]].proc] > o->w[near[k]].pos &&
-                       !fails_between(o, &slot, x, op, width, near[k], j);
+                       !fails_between(o, near[k], j);
             if (!held)
                 rc = keep_pair(st, o, x, j);
             p = j;
@@ -2578,6 +2640,8 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->low = ces_malloc(st->ctx, 3 * (size_t)o->nproc * sizeof(*o->low));
             o->group = ces_malloc(st->ctx, ((size_t)o->nproc + 1) * sizeof(*o->group));
             o->last = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->last));
+            o->fail = ces_malloc(st->ctx, total * sizeof(*o->fail));
+            o->frun = ces_malloc(st->ctx, (2 * (size_t)o->nproc + 1) * sizeof(*o->frun));
             first = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*first));
             if (o->off == NULL || o->ev == NULL || o->w == NULL || o->x == NULL ||
                 o->chain_of == NULL || o->need == NULL || o->dead == NULL ||
@@ -2586,7 +2650,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
                 o->past == NULL || o->anchored == NULL || o->xrun == NULL || o->two == NULL ||
                 o->two_who == NULL ||
                 o->clock == NULL || o->done == NULL || o->low == NULL || o->group == NULL ||
-                o->last == NULL || first == NULL) {
+                o->last == NULL || o->fail == NULL || o->frun == NULL || first == NULL) {
                 rc = CES_ERR_NOMEM;
                 break;
             }
@@ -2663,6 +2727,8 @@ static void order_free(struct ces_ctx *ctx, struct dot_order *o)
     ces_free(ctx, o->low);
     ces_free(ctx, o->group);
     ces_free(ctx, o->last);
+    ces_free(ctx, o->fail);
+    ces_free(ctx, o->frun);
     ces_vec_free(ctx, &o->links);
 }
 
