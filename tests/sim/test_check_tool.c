@@ -2198,23 +2198,9 @@ static void test_dot_pipe_time_bound(void **state)
     assert_int_equal(mkfifo(fifo, 0600), 0);
     snprintf(args, sizeof(args), "%s --max-seconds 2 --quiet --dot %s", sch, fifo);
     for (int reads = 0; reads < 2; reads++) {
-        /* the reader's end, opened before the command starts (however late
-         * the child runs) and held by the child alone */
-        int fd = reads == 0 ? open(fifo, O_RDONLY | O_NONBLOCK) : -1;
-        pid_t pid;
-        int st;
+        /* a reader that does not read, or none yet */
+        pid_t pid = ces_test_idle_reader(fifo, reads == 0);
 
-        assert_true(reads != 0 || fd >= 0);
-        pid = fork();
-        assert_true(pid >= 0);
-        if (pid == 0) { /* the reader: one that does not read, or none yet */
-            sleep(20);
-            if (fd < 0)
-                fd = open(fifo, O_RDONLY | O_NONBLOCK);
-            _exit(fd >= 0 && close(fd) == 0 ? 0 : 1);
-        }
-        if (fd >= 0)
-            assert_int_equal(close(fd), 0);
         if (reads == 0)
             snprintf(why, sizeof(why), "its dot text was written");
         else
@@ -2224,8 +2210,7 @@ static void test_dot_pipe_time_bound(void **state)
         assert_int_equal(run(args, &o), 3);
         assert_string_equal(o, want);
         free(o);
-        assert_int_equal(kill(pid, SIGKILL), 0);
-        assert_int_equal(waitpid(pid, &st, 0), pid);
+        ces_test_end_reader(pid);
     }
     assert_int_equal(remove(fifo), 0);
     assert_int_equal(remove(sch), 0);

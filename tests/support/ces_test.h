@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <cmocka.h>
 
 #include "cesync.h"
@@ -157,6 +158,15 @@ void ces_test_dir_entries(const char *dir, char *out, size_t size);
  * '\0', the list by an empty one; a directory after what it held), then dir,
  * asserting each removal. */
 void ces_test_remove_in(const char *dir, const char *names);
+
+/* Starts a reader of the named pipe `fifo` that takes nothing for 20 s:
+ * where `opened`, one holding the pipe open from before it returns (however
+ * late the child runs; the only holder), else one that has not opened it.
+ * Returns the child, which ces_test_end_reader ends. */
+pid_t ces_test_idle_reader(const char *fifo, int opened);
+
+/* Kills and reaps a ces_test_idle_reader. */
+void ces_test_end_reader(pid_t pid);
 
 /* Makes directory bindir (new) holding an executable `name`, the shell
  * script `script`: a stand-in for a program found on PATH. */

@@ -5,6 +5,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,4 +389,31 @@ void ces_test_put_file(const char *path, const char *text)
     assert_non_null(f);
     fputs(text, f);
     assert_int_equal(fclose(f), 0);
+}
+
+pid_t ces_test_idle_reader(const char *fifo, int opened)
+{
+    int fd = opened ? open(fifo, O_RDONLY | O_NONBLOCK) : -1;
+    pid_t pid;
+
+    assert_true(!opened || fd >= 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        sleep(20);
+        if (fd < 0)
+            fd = open(fifo, O_RDONLY | O_NONBLOCK);
+        _exit(fd >= 0 && close(fd) == 0 ? 0 : 1);
+    }
+    if (fd >= 0)
+        assert_int_equal(close(fd), 0);
+    return pid;
+}
+
+void ces_test_end_reader(pid_t pid)
+{
+    int st;
+
+    assert_int_equal(kill(pid, SIGKILL), 0);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
 }
