@@ -16,11 +16,13 @@
 
 #define SIM_NONE UINT32_MAX
 
-/* The bits of an op's block (struct sim_op): the model takes at most
- * 2^SIM_BLOCK_BITS blocks, the most a schedule expands to
- * (CES_EXPAND_MAX_BLOCKS); a graph built through the API with more is
- * refused (CES_ERR_LIMIT). */
-#define SIM_BLOCK_BITS 20
+/* The bits of an op's block (struct sim_op), all its word leaves: the
+ * model takes at most 2^SIM_BLOCK_BITS blocks, room for the most a
+ * schedule expands to (CES_EXPAND_MAX_BLOCKS) and the two blocks that each
+ * of its delay faults adds (a delayed write's replay of a graph phase
+ * becomes a block between two); a graph built through the API with more
+ * is refused (CES_ERR_LIMIT). */
+#define SIM_BLOCK_BITS 23
 
 /* Step classes of an op. */
 enum sim_class {

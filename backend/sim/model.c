@@ -559,10 +559,11 @@ int ces_sim_links_each(const struct ces_graph *g, uint32_t r, uint32_t linked,
 }
 
 /* An op's links, one for each other linked stream, fit its nlink's bits;
- * its block, one of a schedule's, fits its own. */
+ * its block, one of a schedule's or of the graph its delay faults (fewer
+ * than CES_MAX_STREAMS, delay.c) derive, fits its own. */
 _Static_assert(CES_MAX_STREAMS - 1 < (1u << 6), "struct sim_op's nlink holds the links");
-_Static_assert(CES_EXPAND_MAX_BLOCKS <= (UINT64_C(1) << SIM_BLOCK_BITS),
-               "struct sim_op's block holds the blocks of a schedule");
+_Static_assert(CES_EXPAND_MAX_BLOCKS + 2 * CES_MAX_STREAMS <= (UINT64_C(1) << SIM_BLOCK_BITS),
+               "struct sim_op's block holds the blocks of a schedule and its delay faults");
 
 /* Counts the model's links (m->links NULL) or fills them in. */
 struct link_fill {
