@@ -29,7 +29,7 @@ static const char check_help[] =
     "MISMATCH, each with a counterexample and a replay string.  A bound that stops the\n"
     "search gives INCOMPLETE and names the classes it neither found nor ruled out.\n"
     "\n"
-    "Bounds (INCOMPLETE, exit 3, where one stops the search):\n"
+    "Bounds (where one stops the search: INCOMPLETE, exit 3, or 1 with a defect found):\n"
     "  --max-states N      stored states (default 0: no bound; exhaustive search only)\n"
     "  --max-seconds S     seconds from the start, --dot's picture included (no bound)\n"
     "  --max-depth N       steps of one execution, from 1 (no bound; exhaustive only)\n"
@@ -51,14 +51,15 @@ static const char check_help[] =
     "  --dot OUT           draw the first counterexample, or the schedule (.dot .svg .png)\n"
     "  --json              the report as JSON\n"
     "  --quiet             only the verdict line\n"
-    "  --progress S        totals on stderr every S seconds (default 2 s on a terminal)\n"
+    "  --progress S        totals on stderr every S seconds (default 2 s on a terminal,\n"
+    "                      unless --quiet or --json)\n"
     "  --predict           the cost model's predicted time instead (check --predict --help)\n"
     "\n";
 
 static const char check_tail[] =
     "\n"
     "Exit: 0 OK, 1 a defect found, 2 bad usage or input (or a --dot picture that fails),\n"
-    "3 INCOMPLETE.\n"
+    "3 INCOMPLETE with no defect found.\n"
     "Examples:\n"
     "  cesync check barrier --ranks 2 --sync nccl --graph --iterations 2 --dot cx.svg\n"
     "  cesync check alltoall --ranks 2 --sync credit --iterations 2 --fault-sweep\n"

@@ -1005,7 +1005,8 @@ static void test_max_depth(void **state)
 
 /* --first: the JSON says that the first defect stopped the search, as the
  * text's coverage line does (it said only "complete":false); a random
- * sample's coverage line says what stopped it short. */
+ * sample's coverage line says what stopped it short; --help says the exit
+ * of an INCOMPLETE with a defect, 1. */
 static void test_first_json(void **state)
 {
     char *o;
@@ -1037,17 +1038,29 @@ static void test_first_json(void **state)
     assert_non_null(strstr(o, " random executions, stopped by the bound on time - a sample, "
                               "not a proof\nstatistics: "));
     free(o);
+    /* the help says that an INCOMPLETE with a defect is exit 1, as above (it
+     * said "Bounds (INCOMPLETE, exit 3, ...)" and "3 INCOMPLETE") */
+    assert_int_equal(run("--help", &o), 0);
+    assert_non_null(strstr(o, "\nBounds (where one stops the search: INCOMPLETE, exit 3, or 1 "
+                              "with a defect found):\n"));
+    assert_non_null(strstr(o, "\n3 INCOMPLETE with no defect found.\n"));
+    free(o);
 }
 
 /* Progress lines go to stderr on a terminal only, unless --progress asks
  * for them (a CI log): then every S seconds, --quiet or not, before the
- * verdict. */
+ * verdict.  --help says that the terminal's default is not taken with
+ * --quiet or --json (it said "default 2 s on a terminal" alone). */
 static void test_progress(void **state)
 {
     const char *big = "alltoall --ranks 4 --iterations 3 --no-reduction";
     char args[256], *o, *v;
 
     (void)state;
+    assert_int_equal(run("--help", &o), 0);
+    assert_non_null(strstr(o, "\n  --progress S        totals on stderr every S seconds (default 2 s "
+                              "on a terminal,\n                      unless --quiet or --json)\n"));
+    free(o);
     assert_int_equal(run(big, &o), 0);
     assert_null(strstr(o, "check: "));
     free(o);
@@ -1924,7 +1937,7 @@ static void test_dot_fails_after_search(void **state)
     /* the help's exit line names that 2 (it said "2 bad usage or input") */
     assert_int_equal(run("--help", &o), 0);
     assert_non_null(strstr(o, "\nExit: 0 OK, 1 a defect found, 2 bad usage or input (or a --dot "
-                              "picture that fails),\n3 INCOMPLETE.\n"));
+                              "picture that fails),\n3 INCOMPLETE with no defect found.\n"));
     free(o);
 }
 
