@@ -24,7 +24,8 @@ static const char print_help[] =
 
 static const char print_tail[] =
     "\n"
-    "Exit: 0 printed, 2 bad usage or a schedule that does not parse.\n"
+    "Exit: 0 printed, 2 bad usage, a schedule that does not parse or expand, or an output\n"
+    "that cannot be written.\n"
     "Example: cesync print barrier --ranks 2 --sync nccl --graph --explain\n"
     "Full reference: docs/CLI.md, section \"print\".\n";
 

@@ -750,6 +750,27 @@ static void test_print_validate_dot(void **state)
     free(out);
     assert_int_equal(ces_test_tool(NULL, "dot alltoall -o /nonexistent-dir/x.png", &out), 2);
     free(out);
+    /* print exits 2 for a schedule that parses but does not expand and for
+     * an output it cannot write, as its help says (it said "2 bad usage or
+     * a schedule that does not parse") */
+    {
+        char *dir = ces_test_tmpdir(), path[256];
+
+        snprintf(path, sizeof(path), "%s/long.ces", dir);
+        ces_test_put_file(path, "cesync 1\nranks 1\nsignal f u32 1\nphase eager x2000000\n"
+                                "r0 : write f[0] = $i\n");
+        assert_int_equal(ces_test_tool(dir, "print long.ces", &out), 2);
+        assert_string_equal(out, "cesync: long.ces:4:1: the schedule expands to more than 1048576 "
+                                 "blocks: use a graph phase or fewer iterations\n");
+        free(out);
+        assert_int_equal(ces_test_tool(NULL, "print barrier -o /nonexistent-dir/x.ces", &out), 2);
+        free(out);
+        assert_int_equal(ces_test_tool(NULL, "print --help", &out), 0);
+        assert_non_null(strstr(out, "\nExit: 0 printed, 2 bad usage, a schedule that does not "
+                                    "parse or expand, or an output\nthat cannot be written.\n"));
+        free(out);
+        ces_test_remove_in(dir, "long.ces\0");
+    }
     /* a graph phase's ops count once per replay (3 replays of 12) */
     ces_test_tool_says("validate barrier --ranks 2 --graph --iterations 3", 0,
                        "valid: 2 ranks, 1 stream per rank, 0 buffers, 2 signal arrays, "
