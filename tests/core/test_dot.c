@@ -1215,6 +1215,55 @@ static void test_write_any_case(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The pipe-stall tests' text, len - 1 bytes of '#', and a named pipe
+ * p.dot in a new directory (in *dir, its path in fifo), which this
+ * process opens to read without blocking: the descriptor in *fd. */
+static char *stall_fifo(size_t len, char **dir, char fifo[256], int *fd)
+{
+    char *text = malloc(len);
+
+    assert_non_null(text);
+    memset(text, '#', len - 1);
+    text[len - 1] = '\0';
+    *dir = ces_test_tmpdir();
+    snprintf(fifo, 256, "%s/p.dot", *dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    *fd = open(fifo, O_RDONLY | O_NONBLOCK);
+    assert_true(*fd >= 0);
+    return text;
+}
+
+/* Forks a reader of the named pipe open at fd, then closes fd here: the
+ * child reads `some` bytes at a time, 100 ms apart, `slow` times, then
+ * 64 KiB at a time, 10 ms apart, until the writer closes the pipe or
+ * after `turns` reads in all, and exits 0 where it took `want` bytes. */
+static pid_t stall_reader(int fd, size_t want, size_t some, int slow, int turns)
+{
+    pid_t pid = fork();
+
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        static char buf[64 << 10];
+        size_t got = 0;
+
+        for (int t = 0; t < turns; t++) {
+            ssize_t n;
+
+            ces_test_sleep_ms(t < slow ? 100 : 10);
+            n = read(fd, buf, t < slow ? some : sizeof(buf));
+            if (n > 0)
+                got += (size_t)n;
+            else if (n == 0 && got > 0) /* (none before: no writer yet) */
+                break;
+            else if (n < 0 && errno != EAGAIN)
+                _exit(2);
+        }
+        _exit(got == want ? 0 : 1);
+    }
+    assert_int_equal(close(fd), 0);
+    return pid;
+}
+
 /* ces_dot_write_by with a stall of 2 s (cesync dot's 60 s, where no
  * --max-seconds is given): into a named pipe whose reader (this process)
  * holds it open and never reads, the write stops 2 s after the pipe took
@@ -1228,19 +1277,13 @@ static void test_write_stall(void **state)
     static const struct ces_dot_bounds stall = {0, 2.0, 0};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
-    char *dir = ces_test_tmpdir(), fifo[256], want[512], *text = malloc(256 << 10);
     size_t len = 256 << 10;
+    char *dir, fifo[256], want[512];
     int fd, status;
+    char *text = stall_fifo(len, &dir, fifo, &fd);
     pid_t pid;
 
     (void)state;
-    assert_non_null(text);
-    memset(text, '#', len - 1);
-    text[len - 1] = '\0';
-    snprintf(fifo, sizeof(fifo), "%s/p.dot", dir);
-    assert_int_equal(mkfifo(fifo, 0600), 0);
-    fd = open(fifo, O_RDONLY | O_NONBLOCK);
-    assert_true(fd >= 0);
     assert_int_equal(ces_dot_write_by(ctx, text, fifo, &stall), CES_ERR_TIMEOUT);
     assert_string_equal(ces_ctx_last_error(ctx), "its reader took none of its dot text for 2 s");
     assert_int_equal(close(fd), 0);
@@ -1249,27 +1292,8 @@ static void test_write_stall(void **state)
     assert_string_equal(ces_ctx_last_error(ctx), want);
     fd = open(fifo, O_RDONLY | O_NONBLOCK);
     assert_true(fd >= 0);
-    pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) { /* a slow reader: 16 KiB a time, 100 ms apart, to the end */
-        static char buf[16 << 10];
-        size_t got = 0;
-
-        for (int turns = 0; turns < 300; turns++) {
-            ssize_t n;
-
-            ces_test_sleep_ms(100);
-            n = read(fd, buf, sizeof(buf));
-            if (n > 0)
-                got += (size_t)n;
-            else if (n == 0 && got > 0) /* (none before: no writer yet) */
-                break;
-            else if (n < 0 && errno != EAGAIN)
-                _exit(2);
-        }
-        _exit(got == len - 1 ? 0 : 1);
-    }
-    assert_int_equal(close(fd), 0);
+    /* a slow reader: 16 KiB a time, 100 ms apart, to the end */
+    pid = stall_reader(fd, len - 1, 16 << 10, 300, 300);
     assert_int_equal(ces_dot_write_by(ctx, text, fifo, &stall), CES_OK);
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
@@ -1290,40 +1314,14 @@ static void test_write_stall_slow_reader(void **state)
     static const struct ces_dot_bounds stall = {0, 2.0, 0};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
-    char *dir = ces_test_tmpdir(), fifo[256], *text = malloc(96 << 10);
     size_t len = 96 << 10;
+    char *dir, fifo[256];
     int fd, status;
-    pid_t pid;
+    char *text = stall_fifo(len, &dir, fifo, &fd);
+    /* 64 bytes a time, 100 ms apart, 30 times; then the rest */
+    pid_t pid = stall_reader(fd, len - 1, 64, 30, 600);
 
     (void)state;
-    assert_non_null(text);
-    memset(text, '#', len - 1);
-    text[len - 1] = '\0';
-    snprintf(fifo, sizeof(fifo), "%s/p.dot", dir);
-    assert_int_equal(mkfifo(fifo, 0600), 0);
-    fd = open(fifo, O_RDONLY | O_NONBLOCK);
-    assert_true(fd >= 0);
-    pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) { /* 64 bytes a time, 100 ms apart, 30 times; then the rest */
-        static char buf[64 << 10];
-        size_t got = 0;
-
-        for (int turns = 0; turns < 600; turns++) {
-            ssize_t n;
-
-            ces_test_sleep_ms(turns < 30 ? 100 : 10);
-            n = read(fd, buf, turns < 30 ? 64 : sizeof(buf));
-            if (n > 0)
-                got += (size_t)n;
-            else if (n == 0 && got > 0) /* (none before: no writer yet) */
-                break;
-            else if (n < 0 && errno != EAGAIN)
-                _exit(2);
-        }
-        _exit(got == len - 1 ? 0 : 1);
-    }
-    assert_int_equal(close(fd), 0);
     if (ces_dot_write_by(ctx, text, fifo, &stall) != CES_OK)
         fail_msg("%s", ces_ctx_last_error(ctx));
     assert_int_equal(waitpid(pid, &status, 0), pid);

@@ -186,6 +186,24 @@ static void refused(struct ces_ctx *ctx, const struct ces_graph *g, const struct
         assert_string_equal(ces_ctx_last_error(ctx), msg);
 }
 
+/* ces_check and the fault sweep both refuse g as past what the checker
+ * takes (CES_ERR_LIMIT: no report, no rows), with message `msg`. */
+static void past_limit(struct ces_ctx *ctx, const struct ces_graph *g, const char *msg)
+{
+    struct ces_check_report *r = NULL;
+    struct ces_check_sweep_row *rows = NULL;
+    struct ces_check_sweep_rest rest;
+    size_t n = 1;
+
+    assert_int_equal(ces_check(ctx, g, NULL, &r), CES_ERR_LIMIT);
+    assert_null(r);
+    assert_string_equal(ces_ctx_last_error(ctx), msg);
+    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n, &rest), CES_ERR_LIMIT);
+    assert_null(rows);
+    assert_int_equal(n, 0);
+    assert_string_equal(ces_ctx_last_error(ctx), msg);
+}
+
 /* r writes f[r]@peer = 1 and waits f[peer] == 1 on its own rank, then copies
  * its send to the peer's recv; after a second handshake (c) the peer
  * consumes it. */
@@ -5843,31 +5861,15 @@ static void test_unrolled_too_long(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = mk(ctx, 2, 1);
-    struct ces_check_report *r = NULL;
 
     (void)state;
     assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, UINT32_C(1) << 31), CES_OK);
     op(g, 0, K(CES_OP_FENCE, 0));
     op(g, 0, K(CES_OP_FENCE, 0));
     assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
-    assert_int_equal(ces_check(ctx, g, NULL, &r), CES_ERR_LIMIT);
-    assert_null(r);
-    assert_string_equal(ces_ctx_last_error(ctx),
-                        "r0.s0: 4294967296 ops once graph replays are unrolled; the checker "
-                        "takes at most 4294967294");
-    /* the fault sweep says so before it lists a fault at every position */
-    {
-        struct ces_check_sweep_row *rows = NULL;
-        struct ces_check_sweep_rest rest;
-        size_t n = 1;
-
-        assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n, &rest), CES_ERR_LIMIT);
-        assert_null(rows);
-        assert_int_equal(n, 0);
-        assert_string_equal(ces_ctx_last_error(ctx),
-                            "r0.s0: 4294967296 ops once graph replays are unrolled; the checker "
-                            "takes at most 4294967294");
-    }
+    /* (the fault sweep says so before it lists a fault at every position) */
+    past_limit(ctx, g, "r0.s0: 4294967296 ops once graph replays are unrolled; the checker "
+                       "takes at most 4294967294");
     /* one op fewer than the positions hold is refused too, before a fault
      * is listed (under an allocator of at most 64 MiB a block, which the
      * list of 4294967295 stops would pass) */
@@ -5915,10 +5917,6 @@ static void test_too_many_blocks(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = mk(ctx, 1, 1);
-    struct ces_check_report *r = NULL;
-    struct ces_check_sweep_row *rows = NULL;
-    struct ces_check_sweep_rest rest;
-    size_t n = 1;
 
     (void)state;
     for (uint32_t b = 1; b < UINT32_C(1) << 23; b++)
@@ -5927,15 +5925,7 @@ static void test_too_many_blocks(void **state)
     assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
     op(g, 0, K(CES_OP_FENCE, 0));
     assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
-    assert_int_equal(ces_check(ctx, g, NULL, &r), CES_ERR_LIMIT);
-    assert_null(r);
-    assert_string_equal(ces_ctx_last_error(ctx),
-                        "the schedule has 8388609 blocks; the checker takes at most 8388608");
-    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n, &rest), CES_ERR_LIMIT);
-    assert_null(rows);
-    assert_int_equal(n, 0);
-    assert_string_equal(ces_ctx_last_error(ctx),
-                        "the schedule has 8388609 blocks; the checker takes at most 8388608");
+    past_limit(ctx, g, "the schedule has 8388609 blocks; the checker takes at most 8388608");
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }

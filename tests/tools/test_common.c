@@ -1778,6 +1778,65 @@ static void test_model_pipe_either_order(void **state)
     ces_test_remove_in(dir, "s.fifo\0m.fifo\0");
 }
 
+/* Runs 'cesync validate - --model m.fifo' in a new directory, after `pre`
+ * (shell words before the command), its standard input a pipe that a
+ * child writes: `writer`, given the named pipe m.fifo's path and the
+ * pipe's end (SIGPIPE ignored), writes both and returns the child's
+ * status, which must be 0 (`status` says what another means); the
+ * command must exit 2, saying `says`. */
+static void model_pipe_validate(const char *pre, int (*writer)(const char *mp, int fd),
+                                const char *status, const char *says)
+{
+    char *dir = ces_test_tmpdir(), mp[512], args[128], *out = NULL;
+    int p[2], st, rc;
+    pid_t pid;
+
+    snprintf(mp, sizeof(mp), "%s/m.fifo", dir);
+    assert_int_equal(mkfifo(mp, 0600), 0);
+    assert_int_equal(pipe(p), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(p[0]);
+        signal(SIGPIPE, SIG_IGN);
+        _exit(writer(mp, p[1]));
+    }
+    close(p[1]);
+    snprintf(args, sizeof(args), "validate - --model m.fifo <&%d", p[0]);
+    rc = ces_test_tool_env(dir, pre, args, &out);
+    close(p[0]);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        fail_msg("the writer's status %#x%s; the command said:\n%s", (unsigned)st, status, out);
+    if (rc != 2 || strcmp(out, says) != 0)
+        fail_msg("'cesync %s' exited %d, saying:\n%s", args, rc, out);
+    free(out);
+    ces_test_remove_in(dir, "m.fifo\0");
+}
+
+/* test_model_pipe_long_schedule's writer: a model, then more than the
+ * schedule's bound of '#' on the pipe (the command stops reading past
+ * the bound) */
+static int long_schedule(const char *mp, int fd)
+{
+    static char chunk[65536];
+    size_t done = 0;
+    int r;
+
+    memset(chunk, '#', sizeof(chunk));
+    r = fifo_put(mp, "max_ranks = 2\n", NULL, 5000);
+    while (r == 0 && done <= CES_SOURCE_MAX) {
+        ssize_t n = write(fd, chunk, sizeof(chunk));
+
+        if (n < 0 && errno != EINTR)
+            r = errno == EPIPE && done > CES_SOURCE_MAX - sizeof(chunk) ? 0 : 2;
+        else if (n > 0)
+            done += (size_t)n;
+    }
+    close(fd);
+    return r;
+}
+
 /* A schedule on a pipe beside a --model named pipe, read as it comes
  * (ces_tool_load_beside), is read in time linear in its length: each
  * read looked for a NUL byte in the whole text kept so far, so that
@@ -1786,49 +1845,33 @@ static void test_model_pipe_either_order(void **state)
  * under a CPU limit of 10 s (killed by SIGXCPU past it). */
 static void test_model_pipe_long_schedule(void **state)
 {
-    static const char says[] =
-        "cesync: <stdin>: larger than 268435456 bytes, more than it may hold\n";
-    char *dir = ces_test_tmpdir(), mp[512], args[128], *out = NULL;
-    int p[2], st, rc;
-    pid_t pid;
-
     (void)state;
-    snprintf(mp, sizeof(mp), "%s/m.fifo", dir);
-    assert_int_equal(mkfifo(mp, 0600), 0);
-    assert_int_equal(pipe(p), 0);
-    pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        static char chunk[65536];
-        size_t done = 0;
-        int r;
+    model_pipe_validate("ulimit -t 10;", long_schedule, "",
+                        "cesync: <stdin>: larger than 268435456 bytes, more than it may hold\n");
+}
 
-        close(p[0]);
-        signal(SIGPIPE, SIG_IGN); /* the command stops reading past the bound */
-        memset(chunk, '#', sizeof(chunk));
-        r = fifo_put(mp, "max_ranks = 2\n", NULL, 5000);
-        while (r == 0 && done <= CES_SOURCE_MAX) {
-            ssize_t n = write(p[1], chunk, sizeof(chunk));
+/* test_model_pipe_past_bound's writer: the model until a write fails,
+ * then the schedule; past 5 s of the model, the schedule and 1 */
+static int past_bound(const char *mp, int fd)
+{
+    static const char good[] = "cesync 1\nranks 2\nstreams 1\nsignal ready u64 1\n"
+                               "phase eager x1\nr* : write ready[0] = $i\n";
+    static char chunk[65536];
+    int mfd = -1, r = 1;
 
-            if (n < 0 && errno != EINTR)
-                r = errno == EPIPE && done > CES_SOURCE_MAX - sizeof(chunk) ? 0 : 2;
-            else if (n > 0)
-                done += (size_t)n;
-        }
-        close(p[1]);
-        _exit(r);
+    memset(chunk, '#', sizeof(chunk));
+    for (long ms = 0; ms < 5000 && r == 1; ms += 10) {
+        if (mfd < 0)
+            mfd = open(mp, O_WRONLY | O_NONBLOCK);
+        if (mfd < 0 && errno != ENXIO)
+            r = 2;
+        /* (a full pipe: the command reads it or closed it) */
+        while (mfd >= 0 && r == 1 && write(mfd, chunk, sizeof(chunk)) < 0 && errno != EAGAIN)
+            r = errno == EPIPE ? 0 : 2;
+        if (r == 1)
+            ces_test_sleep_ms(10);
     }
-    close(p[1]);
-    snprintf(args, sizeof(args), "validate - --model m.fifo <&%d", p[0]);
-    rc = ces_test_tool_env(dir, "ulimit -t 10;", args, &out);
-    close(p[0]);
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        fail_msg("the writer's status %#x; the command said:\n%s", (unsigned)st, out);
-    if (rc != 2 || strcmp(out, says) != 0)
-        fail_msg("'cesync %s' exited %d, saying:\n%s", args, rc, out);
-    free(out);
-    ces_test_remove_in(dir, "m.fifo\0");
+    return fd_put(fd, good) != 0 ? 2 : r;
 }
 
 /* A --model named pipe whose writer writes past the model's bound of
@@ -1844,52 +1887,9 @@ static void test_model_pipe_long_schedule(void **state)
  * the test fails on its status instead of hanging. */
 static void test_model_pipe_past_bound(void **state)
 {
-    static const char good[] = "cesync 1\nranks 2\nstreams 1\nsignal ready u64 1\n"
-                               "phase eager x1\nr* : write ready[0] = $i\n";
-    static const char says[] = "cesync: m.fifo: larger than 1048576 bytes, more than it may "
-                               "hold\n";
-    char *dir = ces_test_tmpdir(), mp[512], args[128], *out = NULL;
-    int p[2], st, rc;
-    pid_t pid;
-
     (void)state;
-    snprintf(mp, sizeof(mp), "%s/m.fifo", dir);
-    assert_int_equal(mkfifo(mp, 0600), 0);
-    assert_int_equal(pipe(p), 0);
-    pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        static char chunk[65536];
-        int fd = -1, r = 1;
-
-        close(p[0]);
-        signal(SIGPIPE, SIG_IGN);
-        memset(chunk, '#', sizeof(chunk));
-        for (long ms = 0; ms < 5000 && r == 1; ms += 10) {
-            if (fd < 0)
-                fd = open(mp, O_WRONLY | O_NONBLOCK);
-            if (fd < 0 && errno != ENXIO)
-                r = 2;
-            /* (a full pipe: the command reads it or closed it) */
-            while (fd >= 0 && r == 1 && write(fd, chunk, sizeof(chunk)) < 0 && errno != EAGAIN)
-                r = errno == EPIPE ? 0 : 2;
-            if (r == 1)
-                ces_test_sleep_ms(10);
-        }
-        _exit(fd_put(p[1], good) != 0 ? 2 : r);
-    }
-    close(p[1]);
-    snprintf(args, sizeof(args), "validate - --model m.fifo <&%d", p[0]);
-    rc = ces_test_tool(dir, args, &out);
-    close(p[0]);
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        fail_msg("the writer's status %#x (1: the model was read on past its bound for 5 s); "
-                 "the command said:\n%s", (unsigned)st, out);
-    if (rc != 2 || strcmp(out, says) != 0)
-        fail_msg("'cesync %s' exited %d, saying:\n%s", args, rc, out);
-    free(out);
-    ces_test_remove_in(dir, "m.fifo\0");
+    model_pipe_validate("", past_bound, " (1: the model was read on past its bound for 5 s)",
+                        "cesync: m.fifo: larger than 1048576 bytes, more than it may hold\n");
 }
 
 /* A --model named pipe, opened before the schedule is read, does not take
