@@ -53,7 +53,7 @@ static const char bench_usage[] =
     "  --in-place            allgather, broadcast, gather, scatter in place (nccl-tests')\n"
     "  --no-nccl             skip NCCL\n"
     "  --with-compute        a compute kernel beside each implementation: its share kept\n"
-    "  --compute-bytes B     bytes per rank beside the compute kernel (default 64M)\n"
+    "  --compute-bytes B     with --with-compute: its bytes per rank, up to 16G (default 64M)\n"
     "  --csv FILE            every measurement as CSV\n"
     "  --plot FILE.svg|.png  busbw against size, drawn with Graphviz\n"
     "  --model FILE          model file for the predictions (default: the h200 table)\n"
