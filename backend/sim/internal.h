@@ -32,17 +32,16 @@ enum sim_class {
     SIM_C_AWAIT = 3
 };
 
-/* One op instance of a process's unrolled program (32 bytes: the model
- * holds one per op of every replay).  Its global iteration is its block's
- * first plus its replay (ces_sim_op_iter), its index in the block's list
+/* One op instance of a process's unrolled program (24 bytes where a
+ * pointer is 8: the model holds one per op of every replay).  Its global
+ * iteration is its block's first plus its replay, which a graph block's
+ * entry in m->greps gives (ces_sim_op_iter), its index in the block's list
  * of its rank that of `op` there (ces_sim_pos), its index in its rank's
- * hardware queue ces_sim_qidx's; the fields of one class share their
- * words with another's: a write's or wait's slot those of the others' aux
- * and an await's rec_proc, a consume's naux an await's rec_pos (an
- * await's record instance slot is its record's aux). */
+ * hardware queue ces_sim_qidx's; a write's or wait's slot shares its word
+ * with the others' aux and an await's rec (an await's record instance slot
+ * is its record's aux). */
 struct sim_op {
     const struct ces_op *op;
-    uint32_t rep;             /* its replay of its block */
     uint32_t link;            /* the first op of its stream in a (block, replay): its
                                  entries in m->links (SIM_NONE: none) */
     uint32_t snap;            /* the last op of its stream before a later (block, replay)
@@ -50,15 +49,11 @@ struct sim_op {
                                  its clock for the links (SIM_NONE: none) */
     union {
         uint32_t slot;        /* write, wait: global slot id */
-        struct {
-            uint32_t aux;     /* record: record instance slot (SIM_NONE: not
-                                 awaited); consume ==: first expected run */
-            uint32_t naux;    /* consume ==: number of expected runs */
-        };
-        struct {
-            uint32_t rec_proc; /* await: the record it refers to */
-            uint32_t rec_pos;
-        };
+        uint32_t aux;         /* record: record instance slot (SIM_NONE: not
+                                 awaited); consume ==: its entry in m->exp_at (its
+                                 expected runs m->runs[exp_at[aux], exp_at[aux + 1])) */
+        uint32_t rec;         /* await: its entry in m->awrec, the record it refers to
+                                 (ces_sim_await_rec) */
     };
     unsigned block : SIM_BLOCK_BITS; /* its block in the graph */
     unsigned nlink : 6;       /* entries at m->links[link] (fewer than CES_MAX_STREAMS) */
@@ -66,11 +61,18 @@ struct sim_op {
     unsigned dropped : 1;     /* write under a drop fault */
 };
 
+/* Where a process's ops of a graph block of more than one replay begin
+ * (m->greps): replay j's n ops are those from start + j * n. */
+struct sim_greps {
+    uint32_t block, start, n;
+};
+
 /* A block or replay boundary of one rank, as the CUDA backend issues it
  * (streams forked from stream 0 before a block or replay and joined into
  * it after): an op of the rank's later (block, replay) runs only after op
  * `pos` of stream process `proc`, that stream's last op before it, whose
- * clock is kept in record clock slot ces_sim_link_rclk's (its op's snap). */
+ * clock is kept in record clock slot ces_sim_link_rclk's (its op's snap).
+ * An await's record (m->awrec) is one too: op `pos` of `proc`. */
 struct sim_link {
     uint32_t proc, pos;
 };
@@ -168,6 +170,11 @@ struct sim_model {
                                     delayed writes' streams, from it on, do not) */
     struct sim_run *runs;        /* expected runs of consumes */
     size_t nruns;
+    uint32_t *exp_at;            /* [consumes == + 1] where each one's runs begin */
+    struct sim_link *awrec;      /* [awaits] the record each refers to (SIM_NONE: none) */
+    uint32_t nawait;
+    uint32_t *greps_off;         /* [nproc+1] CSR into greps: each process's, by block */
+    struct sim_greps *greps;     /* each process's graph blocks of more than one replay */
     uint64_t *buf_size;          /* [nbuf] */
     /* state layout, in 32-bit words */
     uint32_t seg_w;              /* words per segment: SEG_READS + nproc */
@@ -300,11 +307,14 @@ static inline uint32_t ces_sim_link_rclk(const struct sim_model *m, const struct
 {
     return m->ops[l->proc][l->pos].snap;
 }
-/* The global iteration of op o. */
-static inline uint64_t ces_sim_op_iter(const struct sim_model *m, const struct sim_op *o)
+/* The record that await o refers to. */
+static inline const struct sim_link *ces_sim_await_rec(const struct sim_model *m,
+                                                       const struct sim_op *o)
 {
-    return ces_graph_block(m->g, o->block).first_iter + o->rep;
+    return &m->awrec[o->rec];
 }
+/* The global iteration of op k of process p. */
+uint64_t ces_sim_op_iter(const struct sim_model *m, uint32_t p, uint32_t k);
 #define SIM_PCLK(m, s, p) ((s)->w + (m)->w_pclk + (size_t)(p) * (m)->nproc)
 #define SIM_SCLK(m, s, x) ((s)->w + (m)->w_sclk + (size_t)(x) * (m)->nproc)
 /* Record clock x of s (read only). */

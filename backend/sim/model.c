@@ -15,6 +15,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The replay of op k of process p in its block b (bi): 0 unless the
+ * block's replays are more than one, whose start m->greps says (found by
+ * bisection: a process's graph blocks are few next to its ops). */
+static uint32_t op_rep(const struct sim_model *m, uint32_t p, uint32_t k, uint32_t b,
+                       struct ces_block_info bi)
+{
+    uint32_t lo = m->greps_off[p], hi = m->greps_off[p + 1];
+
+    if (bi.reps == 1)
+        return 0;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+
+        if (m->greps[mid].block <= b)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (k - m->greps[lo].start) / m->greps[lo].n;
+}
+
+uint64_t ces_sim_op_iter(const struct sim_model *m, uint32_t p, uint32_t k)
+{
+    uint32_t b = m->ops[p][k].block;
+    struct ces_block_info bi = ces_graph_block(m->g, b);
+
+    return bi.first_iter + op_rep(m, p, k, b, bi);
+}
+
 void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos, struct ces_check_pos *out)
 {
     memset(out, 0, sizeof(*out));
@@ -23,12 +52,13 @@ void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos, struct 
     out->index = pos;
     if (pos < m->len[proc]) {
         const struct sim_op *o = &m->ops[proc][pos];
+        struct ces_block_info bi = ces_graph_block(m->g, o->block);
         uint32_t n;
 
         out->block = o->block;
-        out->rep = o->rep;
+        out->rep = op_rep(m, proc, pos, o->block, bi);
         out->op = (uint32_t)(o->op - ces_graph_ops(m->g, o->block, out->rank, &n));
-        out->iteration = ces_sim_op_iter(m, o);
+        out->iteration = bi.first_iter + out->rep;
     }
 }
 
@@ -272,6 +302,10 @@ void ces_sim_model_destroy(struct sim_model *m)
     ces_free(ctx, m->aw);
     ces_free(ctx, m->links);
     ces_free(ctx, m->runs);
+    ces_free(ctx, m->exp_at);
+    ces_free(ctx, m->awrec);
+    ces_free(ctx, m->greps_off);
+    ces_free(ctx, m->greps);
     ces_free(ctx, m->buf_size);
     ces_free(ctx, m->rzero);
     ces_free(ctx, m->rheld);
@@ -302,16 +336,32 @@ static int nomem(struct ces_ctx *ctx)
     return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory building the checker's model");
 }
 
-/* Unrolls every process's program; fills ops and len. */
+/* How many of a block's n ops of one rank (one replay's) each stream
+ * has (count: CES_MAX_STREAMS entries). */
+static void count_streams(const struct ces_op *ops, uint32_t n, uint32_t *count)
+{
+    memset(count, 0, CES_MAX_STREAMS * sizeof(uint32_t));
+    for (uint32_t i = 0; i < n; i++)
+        count[ops[i].stream]++;
+}
+
+/* Unrolls every process's program; fills ops and len, the awaits' entries
+ * in awrec (their records not yet found) and each process's graph blocks
+ * of more than one replay (greps). */
 static int unroll(struct sim_model *m)
 {
     const struct ces_graph *g = m->g;
-    uint32_t nb = ces_graph_nblocks(g);
-    uint64_t *cnt = zalloc(m, m->nproc, sizeof(uint64_t));
+    uint32_t nb = ces_graph_nblocks(g), count[CES_MAX_STREAMS];
+    uint64_t *cnt = zalloc(m, m->nproc, sizeof(uint64_t)), nawait = 0;
     int rc = CES_OK;
 
     if (cnt == NULL)
         return nomem(m->ctx);
+    m->greps_off = zalloc(m, m->nproc + 1, sizeof(uint32_t));
+    if (m->greps_off == NULL) {
+        rc = nomem(m->ctx);
+        goto out;
+    }
     /* Count per process, in 64 bits: a graph block of K replays repeats its
      * ops K times, and positions (and clock epochs, position + 1) are 32-bit. */
     for (uint32_t b = 0; b < nb; b++) {
@@ -321,8 +371,16 @@ static int unroll(struct sim_model *m)
             uint32_t n;
             const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
 
-            for (uint32_t i = 0; i < n; i++)
+            for (uint32_t i = 0; i < n; i++) {
                 cnt[r * m->streams + ops[i].stream] += bi.reps;
+                if (ops[i].kind == CES_OP_AWAIT)
+                    nawait += bi.reps;
+            }
+            if (bi.reps == 1 || n == 0)
+                continue;
+            count_streams(ops, n, count);
+            for (uint32_t s = 0; s < m->streams; s++)
+                m->greps_off[r * m->streams + s + 1] += count[s] > 0;
         }
     }
     for (uint32_t p = 0; p < m->nproc; p++)
@@ -343,6 +401,23 @@ static int unroll(struct sim_model *m)
             goto out;
         }
     }
+    /* (an await is an op: its entries fit 32 bits where the ops of a process
+     * do, but not where it takes more than one process's) */
+    if (nawait >= UINT32_MAX) {
+        rc = ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                           "%" PRIu64 " awaits once graph replays are unrolled; the checker "
+                           "takes at most %" PRIu32, nawait, UINT32_MAX - 1);
+        goto out;
+    }
+    for (uint32_t p = 0; p < m->nproc; p++)
+        m->greps_off[p + 1] += m->greps_off[p];
+    m->greps = zalloc(m, m->greps_off[m->nproc], sizeof(struct sim_greps));
+    if (m->greps != NULL)
+        m->awrec = zalloc(m, nawait, sizeof(struct sim_link));
+    if (m->greps == NULL || m->awrec == NULL) {
+        rc = nomem(m->ctx);
+        goto out;
+    }
     for (uint32_t b = 0; b < nb; b++) {
         struct ces_block_info bi = ces_graph_block(g, b);
 
@@ -353,6 +428,15 @@ static int unroll(struct sim_model *m)
             uint32_t n;
             const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
 
+            if (bi.reps > 1 && n > 0) {
+                count_streams(ops, n, count);
+                for (uint32_t s = 0; s < m->streams; s++) {
+                    uint32_t p = r * m->streams + s;
+
+                    if (count[s] > 0)
+                        m->greps[m->greps_off[p]++] = (struct sim_greps){b, m->len[p], count[s]};
+                }
+            }
             for (uint32_t j = 0; j < bi.reps && n > 0; j++) {
                 for (uint32_t i = 0; i < n; i++) {
                     uint32_t p = r * m->streams + ops[i].stream;
@@ -366,9 +450,7 @@ static int unroll(struct sim_model *m)
                     m->unrolled++;
                     o->op = &ops[i];
                     o->block = b;
-                    o->rep = j;
                     o->aux = SIM_NONE;
-                    o->rec_proc = SIM_NONE;
                     o->link = SIM_NONE;
                     o->snap = SIM_NONE;
                     switch (ops[i].kind) {
@@ -382,6 +464,8 @@ static int unroll(struct sim_model *m)
                         break;
                     case CES_OP_AWAIT:
                         o->cls = SIM_C_AWAIT;
+                        o->rec = m->nawait;
+                        m->awrec[m->nawait++] = (struct sim_link){SIM_NONE, SIM_NONE};
                         break;
                     default:
                         o->cls = SIM_C_LOCAL;
@@ -391,6 +475,10 @@ static int unroll(struct sim_model *m)
             }
         }
     }
+    /* (the fill moved each process's offset to the next one's start) */
+    for (uint32_t p = m->nproc; p > 0; p--)
+        m->greps_off[p] = m->greps_off[p - 1];
+    m->greps_off[0] = 0;
 out:
     zfree(m, cnt, m->nproc, sizeof(uint64_t));
     return rc;
@@ -452,11 +540,13 @@ static int walk_enqueue(struct sim_model *m)
                                     lastrec[2 * o->op->event + 1] = k;
                                 }
                             } else if (o->op->kind == CES_OP_AWAIT) {
-                                o->rec_proc = lastrec[2 * o->op->event];
-                                o->rec_pos = lastrec[2 * o->op->event + 1];
-                                if (o->rec_proc == SIM_NONE && seen[o->op->event]) {
+                                struct sim_link *rec = &m->awrec[o->rec];
+
+                                rec->proc = lastrec[2 * o->op->event];
+                                rec->pos = lastrec[2 * o->op->event + 1];
+                                if (rec->proc == SIM_NONE && seen[o->op->event]) {
                                     o->cls = SIM_C_LOCAL;
-                                } else if (o->rec_proc == SIM_NONE) {
+                                } else if (rec->proc == SIM_NONE) {
                                     rc = ces_ctx_error(m->ctx, CES_ERR_SEMANTIC,
                                                        "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32
                                                        ": 'await' has no 'record' before it",
@@ -565,6 +655,11 @@ _Static_assert(CES_MAX_STREAMS - 1 < (1u << 6), "struct sim_op's nlink holds the
 _Static_assert(CES_EXPAND_MAX_BLOCKS + 2 * CES_MAX_STREAMS <= (UINT64_C(1) << SIM_BLOCK_BITS),
                "struct sim_op's block holds the blocks of a schedule and its delay faults");
 
+/* The op record is 24 bytes where a pointer is 8 (the model's bulk: one
+ * per op of every replay). */
+_Static_assert(sizeof(void *) != 8 || sizeof(struct sim_op) == 24,
+               "struct sim_op is 24 bytes");
+
 /* Counts the model's links (m->links NULL) or fills them in. */
 struct link_fill {
     struct sim_model *m;
@@ -636,7 +731,8 @@ static int number_records(struct sim_model *m)
                 return SIM_LATE;
 
             if (o->cls == SIM_C_AWAIT) {
-                struct sim_op *rec = &m->ops[o->rec_proc][o->rec_pos];
+                const struct sim_link *l = ces_sim_await_rec(m, o);
+                struct sim_op *rec = &m->ops[l->proc][l->pos];
 
                 if (rec->aux == SIM_NONE)
                     rec->aux = m->nrec++;
@@ -1219,7 +1315,7 @@ static int data_ends(struct sim_model *m)
  * generations produced so far kept as runs. */
 static int expected_runs(struct sim_model *m)
 {
-    struct ces_vec ev = {0}, live = {0}, runs = {0};
+    struct ces_vec ev = {0}, live = {0}, runs = {0}, at = {0};
     int rc = CES_OK;
 
     begin(m, "finding the expected data", m->nunrolled);
@@ -1239,7 +1335,7 @@ static int expected_runs(struct sim_model *m)
             } else if (o->op->kind != CES_OP_PRODUCE) {
                 continue;
             }
-            e.iter = ces_sim_op_iter(m, o);
+            e.iter = ces_sim_op_iter(m, p, k);
             rc = ces_vec_push(m->ctx, &ev, sizeof(e), &e);
         }
     }
@@ -1256,27 +1352,34 @@ static int expected_runs(struct sim_model *m)
                 rc = assign_runs(m->ctx, &live, op->a.lo, op->a.hi, e->iter);
             continue;
         }
-        e->o->aux = (uint32_t)runs.len;
-        rc = read_runs(m->ctx, &live, op->b.lo, op->b.hi, &runs);
-        e->o->naux = (uint32_t)(runs.len - e->o->aux);
+        e->o->aux = (uint32_t)at.len;
+        rc = ces_vec_push(m->ctx, &at, sizeof(uint32_t), &(uint32_t){(uint32_t)runs.len});
+        if (rc == CES_OK)
+            rc = read_runs(m->ctx, &live, op->b.lo, op->b.hi, &runs);
     }
+    if (rc == CES_OK && at.len > 0) /* (where the last one's runs end) */
+        rc = ces_vec_push(m->ctx, &at, sizeof(uint32_t), &(uint32_t){(uint32_t)runs.len});
     /* (the runs grow in vectors: checked once they stand, they are few
      * next to the slot tables) */
     if (rc == CES_OK &&
         !fits(m, runs.cap * sizeof(struct sim_run) + live.cap * sizeof(struct sim_run) +
-                     ev.cap * sizeof(struct prodcons)))
+                     ev.cap * sizeof(struct prodcons) + at.cap * sizeof(uint32_t)))
         rc = CES_ERR_NOMEM;
     if (rc == CES_OK) {
         m->runs = runs.data;
         m->nruns = runs.len;
         hold(m, runs.cap * sizeof(struct sim_run));
         runs.data = NULL;
+        m->exp_at = at.data;
+        hold(m, at.cap * sizeof(uint32_t));
+        at.data = NULL;
     } else if (rc != SIM_LATE) {
         rc = nomem(m->ctx);
     }
     ces_vec_free(m->ctx, &ev);
     ces_vec_free(m->ctx, &live);
     ces_vec_free(m->ctx, &runs);
+    ces_vec_free(m->ctx, &at);
     return rc;
 }
 

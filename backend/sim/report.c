@@ -205,9 +205,12 @@ static int minimize_race(const struct sim_model *m, const uint32_t *trace, size_
             if (need[w] == SIM_NONE || need[w] < pos[obs[i]])
                 need[w] = pos[obs[i]];
         }
-        if (o->cls == SIM_C_AWAIT &&
-            (need[o->rec_proc] == SIM_NONE || need[o->rec_proc] < o->rec_pos))
-            need[o->rec_proc] = o->rec_pos;
+        if (o->cls == SIM_C_AWAIT) {
+            const struct sim_link *rec = ces_sim_await_rec(m, o);
+
+            if (need[rec->proc] == SIM_NONE || need[rec->proc] < rec->pos)
+                need[rec->proc] = rec->pos;
+        }
         for (uint32_t j = 0; j < o->nlink; j++) {
             const struct sim_link *l = &m->links[o->link + j];
 

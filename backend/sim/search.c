@@ -741,13 +741,14 @@ static inline bool guard_passes(const struct sim_model *m, const struct sim_stat
 {
     const uint32_t *pc = SIM_PC(m, st);
     const struct sim_op *o = &m->ops[q][pos];
+    const struct sim_link *rec;
 
     if (o->cls == SIM_C_WAIT)
         return ces_wait_holds(m->slot_width[o->slot], o->op->cmp, sval(m, st, o->slot),
                               o->op->value) ||
                can_write(m, pc, h, o->slot, o->op->cmp, o->op->value, SIM_NONE, q, pos);
-    return pc[o->rec_proc] > o->rec_pos ||
-           o->rec_pos < (o->rec_proc == q ? pos : h[o->rec_proc]);
+    rec = ces_sim_await_rec(m, o);
+    return pc[rec->proc] > rec->pos || rec->pos < (rec->proc == q ? pos : h[rec->proc]);
 }
 
 /* The first wait of group t from index i whose value is above v; t->hi
@@ -1091,7 +1092,7 @@ static uint32_t closure(struct search *S, const struct sim_state *st, uint32_t s
         } else if (status == SIM_S_WAIT) {
             add_writers(S, st, o->slot, x, horizon(S, st, x), o, &nwork);
         } else if (status == SIM_S_AWAIT) {
-            add(S, o->rec_proc, &nwork);
+            add(S, ces_sim_await_rec(m, o)->proc, &nwork);
         } else if (status == SIM_S_LINK) {
             for (uint32_t i = 0; i < o->nlink; i++) {
                 const struct sim_link *l = &m->links[o->link + i];
@@ -1353,9 +1354,13 @@ static uint32_t hold_targets(const struct sim_model *m, const uint32_t *fb, uint
             t[2 * n++ + 1] = l->pos;
         }
     }
-    if (o->cls == SIM_C_AWAIT && fb[o->rec_proc] <= o->rec_pos) {
-        t[2 * n] = o->rec_proc;
-        t[2 * n++ + 1] = o->rec_pos;
+    if (o->cls == SIM_C_AWAIT) {
+        const struct sim_link *rec = ces_sim_await_rec(m, o);
+
+        if (fb[rec->proc] <= rec->pos) {
+            t[2 * n] = rec->proc;
+            t[2 * n++ + 1] = rec->pos;
+        }
     }
     return n;
 }
@@ -1780,8 +1785,11 @@ static void reach_raise(struct search *S, const struct sim_state *st, uint32_t *
 
                 pass = l->pos < fb[l->proc];
             }
-            if (pass && o->cls == SIM_C_AWAIT)
-                pass = o->rec_pos < fb[o->rec_proc];
+            if (pass && o->cls == SIM_C_AWAIT) {
+                const struct sim_link *rec = ces_sim_await_rec(m, o);
+
+                pass = rec->pos < fb[rec->proc];
+            }
             if (pass && o->cls == SIM_C_WAIT)
                 pass = !blockable(m, st, fb, q, k, &budget);
             if (!pass)
@@ -2080,8 +2088,11 @@ static int ran_before(struct search *S, const struct sim_state *st, uint32_t p, 
                 for (uint32_t j = 0; ok && j < o->nlink; j++)
                     ok = ran_past(m, ran, m->links[o->link + j].proc, m->links[o->link + j].pos,
                                   &moved);
-                if (ok && o->cls == SIM_C_AWAIT)
-                    ok = ran_past(m, ran, o->rec_proc, o->rec_pos, &moved);
+                if (ok && o->cls == SIM_C_AWAIT) {
+                    const struct sim_link *rec = ces_sim_await_rec(m, o);
+
+                    ok = ran_past(m, ran, rec->proc, rec->pos, &moved);
+                }
                 if (ok && queue_behind(m, r, k)) {
                     uint32_t qu = m->queue[r];
 
@@ -2116,8 +2127,11 @@ static bool takes_from(const struct sim_model *m, const uint32_t *after, uint32_
         if (l->pos >= after[l->proc])
             return true;
     }
-    if (o->cls == SIM_C_AWAIT)
-        return o->rec_pos >= after[o->rec_proc];
+    if (o->cls == SIM_C_AWAIT) {
+        const struct sim_link *rec = ces_sim_await_rec(m, o);
+
+        return rec->pos >= after[rec->proc];
+    }
     if (o->cls != SIM_C_WAIT)
         return false;
     for (uint32_t gi = m->wg_off[o->slot]; gi < m->wg_off[o->slot + 1]; gi++) {
@@ -3215,8 +3229,11 @@ static int search_setup(struct search *S)
         for (uint32_t k = 0; k < m->len[p]; k++) {
             const struct sim_op *op = &m->ops[p][k];
 
-            if (op->cls == SIM_C_AWAIT)
-                S->rd_proc[m->ops[op->rec_proc][op->rec_pos].aux] = (uint32_t)P;
+            if (op->cls == SIM_C_AWAIT) {
+                const struct sim_link *rec = ces_sim_await_rec(m, op);
+
+                S->rd_proc[m->ops[rec->proc][rec->pos].aux] = (uint32_t)P;
+            }
             for (uint32_t i = 0; i < op->nlink; i++) {
                 uint32_t y = ces_sim_link_rclk(m, &m->links[op->link + i]);
 

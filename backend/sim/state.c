@@ -588,7 +588,7 @@ static int own_status(const struct sim_model *m, const struct sim_state *s, uint
             return SIM_S_VISIBLE;
         return SIM_S_WAIT;
     case SIM_C_AWAIT:
-        if (aborted || pc[o->rec_proc] > o->rec_pos)
+        if (aborted || pc[m->awrec[o->rec].proc] > m->awrec[o->rec].pos)
             return SIM_S_INVISIBLE;
         return SIM_S_AWAIT;
     default:
@@ -892,7 +892,7 @@ static int exec_produce(const struct sim_model *m, struct sim_state *s, uint32_t
                         const struct sim_op *o, struct sim_detail *d)
 {
     const struct ces_op *op = o->op;
-    uint64_t iter = ces_sim_op_iter(m, o);
+    uint64_t iter = ces_sim_op_iter(m, p, k);
     struct sim_map *mp;
     uint32_t f, l;
     int rc;
@@ -929,10 +929,10 @@ static int exec_consume(const struct sim_model *m, struct sim_state *s, uint32_t
         return rc;
     if ((op->flags & CES_OPF_EXPECT) && !(SIM_FLAGS(s) & SIM_F_ABORTED)) {
         /* Walk found segments and expected runs together. */
-        uint32_t i = f, j = o->aux;
+        uint32_t i = f, j = m->exp_at[o->aux];
         uint64_t x = op->a.lo;
 
-        while (x < op->a.hi && i < l && j < o->aux + o->naux) {
+        while (x < op->a.hi && i < l && j < m->exp_at[o->aux + 1]) {
             const uint32_t *a = mp->seg + (size_t)i * m->seg_w;
             const struct sim_run *rn = &m->runs[j];
             uint64_t shi = rd64(a + SEG_HI);
@@ -988,6 +988,7 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
     uint32_t *pc = SIM_PC(m, s);
     uint32_t k = pc[p];
     const struct sim_op *o = &m->ops[p][k];
+    const struct sim_link *rec;
     const uint32_t *clk = SIM_PCLK(m, s, p);
     const uint32_t tick = k + 1;
     bool aborted = (SIM_FLAGS(s) & SIM_F_ABORTED) != 0;
@@ -1033,8 +1034,9 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
     case CES_OP_AWAIT:
         if (o->cls != SIM_C_AWAIT) /* no record of its event enqueued before it */
             break;
-        if (pc[o->rec_proc] > o->rec_pos)
-            join(m, s, p, ces_sim_rclk(m, s, m->ops[o->rec_proc][o->rec_pos].aux));
+        rec = ces_sim_await_rec(m, o);
+        if (pc[rec->proc] > rec->pos)
+            join(m, s, p, ces_sim_rclk(m, s, m->ops[rec->proc][rec->pos].aux));
         else if (d != NULL) {
             d->kind = CES_STEP_ABORTED;
             d->released = 1;
@@ -1185,9 +1187,11 @@ int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint
                     }
                 }
             } else if (own == SIM_S_AWAIT && rc == CES_OK) {
-                rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &o->rec_proc);
+                const struct sim_link *rec = ces_sim_await_rec(m, o);
+
+                rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &rec->proc);
                 if (rc == CES_OK && out != NULL)
-                    rc = push_edge(m, out, o->rec_proc, o->rec_pos, 0, node[o->rec_proc]);
+                    rc = push_edge(m, out, rec->proc, rec->pos, 0, node[rec->proc]);
             }
             if (rc == CES_OK && out != NULL) {
                 struct ces_check_blocked b;

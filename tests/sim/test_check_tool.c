@@ -871,7 +871,7 @@ static void test_memory_bound(void **state)
                            "states\n";
     const char *want_err = "cesync: check: memory bound 64.0 MiB reached before the search: "
                            "the checker's model (2 streams, 8 signal slots, 4294967294 ops "
-                           "unrolled) needs more than 64.00 GiB and each state ";
+                           "unrolled) needs more than 48.00 GiB and each state ";
 
     (void)state;
     snprintf(path, sizeof(path), "%s/big.ces", dir);

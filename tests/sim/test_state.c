@@ -4,7 +4,8 @@
  * from scratch after every step of many random executions (writes to
  * every rank's slot, rewritten slots, copies, produces, consumes, events, two
  * streams); copies hash equally; different states hash differently;
- * forgetting what nothing will read commutes with every step.
+ * forgetting what nothing will read commutes with every step; the model's
+ * op records say each op's position as a walk of the graph does.
  */
 #include "ces_test.h"
 #include "../../backend/sim/internal.h"
@@ -444,6 +445,111 @@ static void test_rclk_alloc_failures(void **state)
     ces_ctx_destroy(ctx);
 }
 
+/* Graph phases of several replays between eager ones, two streams with
+ * different counts of ops a replay, one without ops in some blocks, events
+ * recorded and awaited, and consumes of expected data: an op's replay and
+ * iteration come from its process's graph blocks (m->greps), an await's
+ * record from m->awrec, a consume's runs from m->exp_at. */
+static const char *replays_text =
+    "cesync 1\nranks 2\nstreams 2\nbuffer x 64\nbuffer y 64\n"
+    "phase graph x3\nr* : produce x[0:64]\nr* : record e\nr* s1 : await e\n"
+    "r* s1 : copy x[0:32] -> y[0:32]\nr* s1 : record f\n"
+    "phase eager x2\nr* s1 : produce y[32:64]\n"
+    "phase graph x4\nr* : await f\nr* : consume y[0:32] == x[0:32]\n"
+    "r* : produce x[0:64]\nr* s1 : record g\nr1 : await g\n"
+    "phase graph x1\nr0 : consume y[32:64] == y[32:64]\n"
+    "phase graph x5\nr* s1 : produce y[0:16]\nr* s1 : consume y[0:16] == y[0:16]\n";
+
+static void test_op_positions(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, replays_text);
+    struct ces_check_opts o;
+    struct sim_model *m = NULL;
+    uint32_t nb = ces_graph_nblocks(g), awaits = 0, consumes = 0;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    assert_int_equal(ces_sim_model_build(ctx, g, &o, ces_graph_streams(g), &m, NULL), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        /* each event's latest record on the rank, by enqueue order */
+        uint32_t pos[2] = {0, 0}, rec[3][2];
+
+        memset(rec, 0xff, sizeof(rec));
+        for (uint32_t b = 0; b < nb; b++) {
+            struct ces_block_info bi = ces_graph_block(g, b);
+            uint32_t n;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+            for (uint32_t j = 0; j < bi.reps; j++) {
+                for (uint32_t i = 0; i < n; i++) {
+                    uint32_t s = ops[i].stream, p = r * 2 + s, k = pos[s]++;
+                    const struct sim_op *so = &m->ops[p][k];
+                    struct ces_check_pos at;
+
+                    ces_sim_pos(m, p, k, &at);
+                    assert_int_equal(at.block, b);
+                    assert_int_equal(at.rep, j);
+                    assert_int_equal(at.op, i);
+                    assert_int_equal(at.iteration, bi.first_iter + j);
+                    assert_int_equal(ces_sim_op_iter(m, p, k), bi.first_iter + j);
+                    assert_ptr_equal(so->op, &ops[i]);
+                    if (ops[i].kind == CES_OP_RECORD) {
+                        rec[ops[i].event][0] = p;
+                        rec[ops[i].event][1] = k;
+                    } else if (ops[i].kind == CES_OP_AWAIT) {
+                        assert_int_equal(so->cls, SIM_C_AWAIT);
+                        assert_int_equal(ces_sim_await_rec(m, so)->proc, rec[ops[i].event][0]);
+                        assert_int_equal(ces_sim_await_rec(m, so)->pos, rec[ops[i].event][1]);
+                        awaits++;
+                    } else if (ops[i].kind == CES_OP_CONSUME) {
+                        /* one run each: the bytes' one produce before it,
+                         * or none (generation 0) */
+                        assert_int_equal(m->exp_at[so->aux + 1] - m->exp_at[so->aux], 1);
+                        consumes++;
+                    }
+                }
+            }
+        }
+        assert_int_equal(pos[0], m->len[r * 2]);
+        assert_int_equal(pos[1], m->len[r * 2 + 1]);
+    }
+    assert_int_equal(awaits, m->nawait);
+    assert_int_equal(awaits, 2 * 3 + 2 * 4 + 4);
+    assert_int_equal(consumes, 2 * 4 + 1 + 2 * 5);
+    ces_sim_model_destroy(m);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static int positions_body(struct ces_ctx *ctx, void *arg)
+{
+    struct ces_check_opts o;
+    struct sim_model *m = NULL;
+    int rc;
+
+    ces_check_opts_init(&o);
+    rc = ces_sim_model_build(ctx, arg, &o, ces_graph_streams(arg), &m, NULL);
+    ces_sim_model_destroy(m);
+    return rc;
+}
+
+/* The model of that schedule with each of its allocations failing in turn
+ * (the graph blocks', the awaits' and the consumes' tables among them). */
+static void test_op_positions_alloc_failures(void **state)
+{
+    struct ces_ctx *ctx = NULL;
+    struct ces_graph *g;
+
+    (void)state;
+    assert_int_equal(ces_ctx_create(NULL, &ctx), CES_OK);
+    g = ces_test_text_graph(ctx, replays_text);
+    assert_true(ces_test_alloc_failures(positions_body, g) > 20);
+    ces_graph_destroy(g);
+    ces_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -452,6 +558,8 @@ int main(void)
         cmocka_unit_test(test_canon_commutes_with_steps),
         cmocka_unit_test(test_rclk_pages_shared),
         cmocka_unit_test(test_rclk_alloc_failures),
+        cmocka_unit_test(test_op_positions),
+        cmocka_unit_test(test_op_positions_alloc_failures),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
