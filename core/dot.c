@@ -3666,6 +3666,25 @@ static int wait_by(pid_t pid, int *status, double deadline)
     }
 }
 
+/* What ces_dot_memory_floor adds to the threads' stacks, and the stacks
+ * it counts: the smallest picture's dot (Graphviz 2.43, glibc 2.36) drew
+ * a .png in 7 MB of data with stacks of 1 MiB, in 28 MB with 8 MiB and in
+ * 42 MB with 16 MiB (about 12 MB and two stacks at once): room for two
+ * more. */
+#define DOT_MEMORY_BASE ((uint64_t)16 << 20)
+#define DOT_MEMORY_STACKS 4
+
+uint64_t ces_dot_memory_floor(void)
+{
+    struct rlimit rl;
+    uint64_t stack = (uint64_t)8 << 20; /* glibc's threads' where RLIMIT_STACK has none */
+
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        (uint64_t)rl.rlim_cur < ((uint64_t)1 << 40))
+        stack = (uint64_t)rl.rlim_cur;
+    return DOT_MEMORY_BASE + DOT_MEMORY_STACKS * stack;
+}
+
 /* Starts dot (argv) as a child with in_fd as its standard input and
  * out_fd as its output, its data segment bounded by `memory` bytes
  * (RLIMIT_DATA, lowered to it: a soft limit below it, ulimit -S -d, is
@@ -3729,7 +3748,8 @@ static bool held_half(uint64_t memory, const struct rusage *before)
  * device); errors name `path`.  A dot that fails, and one that leaves the
  * file empty, are CES_ERR_IO; past b's deadline the text's writing stops,
  * or dot is ended, CES_ERR_TIMEOUT; where b bounds its memory a dot that
- * fails having held half of it (held_half) is CES_ERR_LIMIT. */
+ * fails having held half of it (held_half), ces_dot_memory_floor's where
+ * that is more, is CES_ERR_LIMIT. */
 static int render(struct ces_ctx *ctx, const char *dot, const char *text, int out_fd,
                   const char *path, const char *fmt, const struct ces_dot_bounds *b)
 {
@@ -3740,10 +3760,13 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
     struct rusage kids;
     pid_t pid;
     struct ces_dot_bounds in = {b->deadline, 0, 0}; /* (a regular file: never waits) */
+    uint64_t memory = b->memory, least = ces_dot_memory_floor();
     int fd = tmp_open(ctx, path), status = 0, err, late, rc = CES_OK;
 
     if (fd < 0)
         return CES_ERR_IO;
+    if (memory > 0 && memory < least)
+        memory = least;
     late = write_by(fd, text, strlen(text), &in);
     if (late > 0) {
         rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT,
@@ -3764,11 +3787,11 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
     argv[0] = "dot";
     argv[1] = tflag;
     argv[2] = NULL;
-    if (b->memory > 0) {
+    if (memory > 0) {
         /* (held_half: the peak of children before this one) */
         memset(&kids, 0, sizeof(kids));
         (void)getrusage(RUSAGE_CHILDREN, &kids);
-        err = spawn_bounded(&pid, dot, argv, fd, out_fd, b->memory);
+        err = spawn_bounded(&pid, dot, argv, fd, out_fd, memory);
     } else {
         if (posix_spawn_file_actions_init(&fa) != 0) {
             rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "posix_spawn_file_actions_init failed");
@@ -3797,12 +3820,12 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
                            "the time bound passed while Graphviz laid it out, which was ended");
         goto close_fd;
     }
-    if ((!WIFEXITED(status) || WEXITSTATUS(status) != 0) && b->memory > 0 &&
-        held_half(b->memory, &kids)) {
+    if ((!WIFEXITED(status) || WEXITSTATUS(status) != 0) && memory > 0 &&
+        held_half(memory, &kids)) {
         rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "dot -T%s failed drawing %s (%s %d) out of "
                            "memory: its bound of %" PRIu64 " bytes", fmt, path,
                            WIFEXITED(status) ? "exit status" : "signal",
-                           WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), b->memory);
+                           WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), memory);
         goto close_fd;
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {

@@ -259,10 +259,20 @@ struct ces_dot_bounds {
                       * for its reader to take more of the dot text; not
                       * Graphviz's own writing of a .svg or .png there */
     uint64_t memory; /* bytes of data segment (RLIMIT_DATA) Graphviz may take
-                      * for a .svg or .png: one that fails having held half
-                      * of it or more is CES_ERR_LIMIT, "... out of memory:
-                      * its bound of N bytes" */
+                      * for a .svg or .png, raised to ces_dot_memory_floor:
+                      * one that fails having held half of it or more is
+                      * CES_ERR_LIMIT, "... out of memory: its bound of N
+                      * bytes" */
 };
+
+/* The least data segment that ces_dot_write_by gives Graphviz however
+ * small its bound: 16 MiB and four threads' stacks (each the soft
+ * RLIMIT_STACK, 8 MiB where it has none), 48 MiB under the usual 8 MiB.
+ * A thread's stack counts whole in RLIMIT_DATA though it holds a few
+ * pages, and Graphviz's fonts (pango, fontconfig) start threads before any
+ * layout: under less, the smallest .png or .svg failed (GLib aborting on a
+ * thread it could not create, SIGTRAP, holding 8 MB), or waited for ever. */
+uint64_t ces_dot_memory_floor(void);
 
 /* ces_dot_write within bounds: past b's deadline or stall, CES_ERR_TIMEOUT
  * with no file left behind, the message saying which; Graphviz out of

@@ -6,7 +6,7 @@
  * 3 incomplete.
  */
 #include "tool.h"
-#include "internal.h" /* ces_find_program, ces_plural, ces_dot_format */
+#include "internal.h" /* ces_find_program, ces_plural, ces_dot_format, ces_dot_memory_floor */
 #include "prog.h"     /* struct ces_expand_done */
 #include "../backend/sim/internal.h" /* --dot's graph; --fault, --queues, --replay read */
 
@@ -33,8 +33,8 @@ static const char check_help[] =
     "  --max-states N      stored states (default 0: no bound; exhaustive search only)\n"
     "  --max-seconds S     seconds from the start, --dot's picture included (no bound)\n"
     "  --max-depth N       steps of one execution, from 1 (no bound; exhaustive only)\n"
-    "  --max-memory BYTES  K/M/G, --dot's Graphviz included (default half of this\n"
-    "                      machine's memory; 0: no bound)\n"
+    "  --max-memory BYTES  K/M/G, --dot's Graphviz included, which gets 48 MiB at least\n"
+    "                      (default half of this machine's memory; 0: no bound)\n"
     "Search:\n"
     "  --no-reduction      reference mode: no partial-order reduction (exhaustive only)\n"
     "  --first             stop at the first defect (adds INCOMPLETE; not with --replay)\n"
@@ -747,7 +747,8 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
     rc = ces_dot_emit_sized(pctx, g, pov, ordered ? &chk : NULL, &text, &len, NULL, deadline);
     if (rc == CES_OK && strcmp(ces_dot_format(path), "dot") == 0)
         ces_tool_dot_text_note("check", ces_tool_dot_ops(g), len, path);
-    /* Graphviz may take what the text leaves of the bound */
+    /* Graphviz may take what the text leaves of the bound, and at least
+     * ces_dot_memory_floor */
     left = mem.limit > mem.held ? mem.limit - mem.held : 1;
     if (rc == CES_OK)
         rc = write_picture(pctx, text, path, deadline, mem.limit > 0 ? left : 0, line != NULL);
@@ -757,9 +758,16 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
         char bound[24], rest[24];
 
         ces_sim_fmt_bytes(bound, sizeof(bound), o->max_memory);
-        ces_sim_fmt_bytes(rest, sizeof(rest), left);
-        draw_says(line, size, "check: --dot %s not written: Graphviz ran out of the %s of "
-                  "memory that the bound of %s left it beside the dot text", path, rest, bound);
+        if (left < ces_dot_memory_floor()) {
+            ces_sim_fmt_bytes(rest, sizeof(rest), ces_dot_memory_floor());
+            draw_says(line, size, "check: --dot %s not written: Graphviz ran out of the %s of "
+                      "memory that it gets however small the bound (of %s)", path, rest, bound);
+        } else {
+            ces_sim_fmt_bytes(rest, sizeof(rest), left);
+            draw_says(line, size, "check: --dot %s not written: Graphviz ran out of the %s of "
+                      "memory that the bound of %s left it beside the dot text", path, rest,
+                      bound);
+        }
         *stopped = "memory";
         ec = defect ? CES_EXIT_DEFECT : CES_EXIT_INCOMPLETE;
     } else if (rc != CES_OK && mem.over) { /* as the memory bound stops a search */

@@ -2014,7 +2014,11 @@ static void test_dot_memory_bound(void **state)
  * where Graphviz is installed, 2 ranks' 3,000 writes, whose layout takes
  * about 270 MB and 12 s, are not drawn under --max-memory 64M, Graphviz
  * ending in about a second (they were drawn whatever the bound, exit 0).
- * The help's line of --max-memory says it. */
+ * Under a bound that leaves less, Graphviz gets the floor that its
+ * threads' stacks need (ces_dot_memory_floor), so the smallest pictures
+ * draw under --max-memory 32M (GLib aborted creating a thread: signal 5,
+ * exit 2) and the 3,000 writes are said as the bound's.  The help's line
+ * of --max-memory says it. */
 static void test_dot_graphviz_memory(void **state)
 {
     char *dir = ces_test_tmpdir(), sch[256], args[640], want[1024], *o, *said;
@@ -2049,9 +2053,52 @@ static void test_dot_graphviz_memory(void **state)
     free(said);
     assert_int_equal(remove(sch), 0);
 #endif
+    /* a bound that leaves Graphviz less than its floor, 16 MiB and four
+     * threads' stacks (RLIMIT_STACK's, 8 MiB where it has none), gives it
+     * the floor: it was given 8 MiB less the dot text */
+    snprintf(sch, sizeof(sch), "barrier --ranks 2 --max-memory 8M --quiet --dot %s/x.svg", dir);
+    assert_int_equal(run_stand_in_dot(dir, args, "", sch, &o), 2);
+    assert_string_equal(o, want);
+    free(o);
+    snprintf(sch, sizeof(sch), "%s/limit", dir);
+    said = ces_test_read_file(sch, NULL);
+    {
+        struct rlimit rl;
+        unsigned long long stack = 8ull << 20;
+
+        if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+            stack = (unsigned long long)rl.rlim_cur;
+        if (sscanf(said, "%llu", &kib) != 1 || kib != ((16ull << 20) + 4 * stack) / 1024)
+            fail_msg("the stand-in's ulimit -d under 8M: %s", said);
+    }
+    free(said);
+    assert_int_equal(remove(sch), 0);
     if (system("command -v dot >/dev/null 2>&1") == 0) {
         static const char end[] = " of memory that the bound of 64.0 MiB left it beside the dot "
                                   "text\n";
+        static const char *const small[3] = {"alltoall", "barrier --ranks 2", NULL};
+        static const char *const ext[2] = {"png", "svg"};
+
+        /* the smallest pictures draw under a small bound (GLib aborted,
+         * SIGTRAP, creating a thread whose 8 MiB stack the data segment
+         * counts whole: "dot -Tpng failed drawing x.png (signal 5)", exit
+         * 2); a .ces file's too */
+        snprintf(sch, sizeof(sch), "%s/s.ces", dir);
+        ces_test_put_file(sch, "cesync 1\nranks 2\nsignal f u32 1\nphase eager x2\n"
+                               "r* : write f[0] = $i\nr* : wait f[0] >= 1\n");
+        for (int k = 0; k < 3; k++)
+            for (int e = 0; e < 2; e++) {
+                snprintf(args, sizeof(args), "%s --max-memory 32M --quiet --dot %s/x.%s",
+                         small[k] != NULL ? small[k] : sch, dir, ext[e]);
+                snprintf(want, sizeof(want), "verdict: OK\ncesync: wrote %s/x.%s (the "
+                         "schedule)\n", dir, ext[e]);
+                assert_int_equal(run(args, &o), 0);
+                assert_string_equal(o, want);
+                free(o);
+                snprintf(args, sizeof(args), "%s/x.%s", dir, ext[e]);
+                assert_int_equal(remove(args), 0);
+            }
+        assert_int_equal(remove(sch), 0);
 
         snprintf(sch, sizeof(sch), "%s/w.ces", dir);
         ces_test_put_file(sch, "cesync 1\nranks 2\nsignal f u32 1\nphase eager x1500\n"
@@ -2064,15 +2111,25 @@ static void test_dot_graphviz_memory(void **state)
             strcmp(o + strlen(o) - (sizeof(end) - 1), end) != 0)
             fail_msg("it said:\n%s", o);
         free(o);
+        /* and where the floor does not hold the picture, the bound says so
+         * (as the bound's, exit 3) */
+        snprintf(args, sizeof(args), "%s --max-memory 32M --quiet --dot %s/y.png", sch, dir);
+        assert_int_equal(run(args, &o), 3);
+        snprintf(want, sizeof(want), "cesync: check: --dot %s/y.png not written: Graphviz ran "
+                 "out of the ", dir);
+        if (strstr(o, want) == NULL ||
+            strstr(o, " of memory that it gets however small the bound (of 32.0 MiB)\n") == NULL)
+            fail_msg("it said:\n%s", o);
+        free(o);
         assert_int_equal(remove(sch), 0);
     }
     assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
     /* and the help's line of the bound says so, as --max-seconds' says
      * that it holds the picture (it gave the suffixes and default alone) */
     assert_int_equal(run("--help", &o), 0);
-    assert_non_null(strstr(o, "\n  --max-memory BYTES  K/M/G, --dot's Graphviz included (default "
-                              "half of this\n                      machine's memory; 0: no "
-                              "bound)\n"));
+    assert_non_null(strstr(o, "\n  --max-memory BYTES  K/M/G, --dot's Graphviz included, which "
+                              "gets 48 MiB at least\n                      (default half of this "
+                              "machine's memory; 0: no bound)\n"));
     free(o);
 }
 
