@@ -48,7 +48,9 @@ static const char check_help[] =
     "  --queues MAP        each stream's hardware queue: 0,0,1 (all ranks) or 0,0,1/0,1,1\n"
     "  --queue-sweep       every assignment of streams to queues that CUDA may make\n"
     "Output:\n"
-    "  --dot OUT           draw the first counterexample, or the schedule (.dot .svg .png)\n"
+    "  --dot OUT           draw the first counterexample, or the schedule (.dot .svg .png);\n"
+    "                      a named pipe that no reader opens, or reads from, for 60 s\n"
+    "                      stops it (--max-seconds replaces the 60 s)\n"
     "  --json              the report as JSON\n"
     "  --quiet             only the verdict line\n"
     "  --progress S        totals on stderr every S seconds (default 2 s on a terminal,\n"
@@ -654,18 +656,21 @@ static void draw_says(char *line, size_t size, const char *fmt, ...)
 }
 
 /* Writes the picture (ces_dot_write_by), Graphviz's data segment bounded
- * by `memory` bytes (0: none); `before` (--json's, drawn before
+ * by `memory` bytes (0: none), a named pipe without `deadline` by the
+ * stall that holds dot's -o (ces_tool_dot_bounds: it waited for a reader
+ * for ever); `before` (--json's, drawn before
  * the object): a .dot's reader that closes its pipe early fails the write
  * (EPIPE), said after the object, SIGPIPE ignored while it is written (it
  * ended the command with no object at all: exit 141). */
 static int write_picture(struct ces_ctx *pctx, const char *text, const char *path,
                          double deadline, uint64_t memory, bool before)
 {
-    struct ces_dot_bounds b = {deadline, 0, memory};
+    struct ces_dot_bounds b;
     struct sigaction ign, was;
     bool quiet = before && strcmp(ces_dot_format(path), "dot") == 0;
     int rc;
 
+    ces_tool_dot_bounds(&b, deadline, memory);
     if (quiet) {
         memset(&ign, 0, sizeof(ign));
         ign.sa_handler = SIG_IGN;
@@ -777,6 +782,11 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
         draw_says(line, size, "check: --dot %s not written: its text and tables would pass the "
                   "memory bound of %s", path, bound);
         *stopped = "memory";
+        ec = defect ? CES_EXIT_DEFECT : CES_EXIT_INCOMPLETE;
+    } else if (rc == CES_ERR_TIMEOUT && deadline <= 0) { /* a named pipe's stall */
+        draw_says(line, size, "check: --dot %s not written: %s", path,
+                  ces_ctx_last_error(pctx));
+        *stopped = "time";
         ec = defect ? CES_EXIT_DEFECT : CES_EXIT_INCOMPLETE;
     } else if (rc == CES_ERR_TIMEOUT) { /* as a bound that stops the search: nothing left behind */
         draw_says(line, size, "check: --dot %s not written (--max-seconds %g): %s", path,

@@ -214,6 +214,13 @@ static double dot_layout_seconds(const struct ces_dot_size *sz)
     return 1.4e-8 * pow(n, 1.33) * pow(n + (double)sz->span, 0.81);
 }
 
+void ces_tool_dot_bounds(struct ces_dot_bounds *b, double deadline, uint64_t memory)
+{
+    b->deadline = deadline;
+    b->stall = deadline > 0 ? 0 : CES_TOOL_DOT_STALL_SECONDS;
+    b->memory = memory;
+}
+
 uint64_t ces_tool_dot_ops(const struct ces_graph *g)
 {
     uint64_t ops = 0;

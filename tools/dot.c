@@ -23,12 +23,6 @@ static const char dot_help[] =
     "               (default: no bound; given, it replaces the named pipe's 60 s)\n"
     "\n";
 
-/* The seconds an -o that is no regular file may wait for a reader, or for
- * its reader to take more of the dot text, without --max-seconds: a named
- * pipe that no one reads held the command for ever. */
-#define DOT_STALL_SECONDS 60.0
-_Static_assert((int)DOT_STALL_SECONDS == 60, "dot's help says a named pipe's 60 s");
-
 static const char dot_tail[] =
     "\n"
     "Exit: 0 drawn, 2 bad usage, a bad schedule, or a Graphviz that fails, 3 a bound\n"
@@ -142,9 +136,7 @@ int ces_cmd_dot(int argc, char **argv)
                  ces_ctx_last_error(ctx));
         ec = dot_stopped(&a, why);
     }
-    b.deadline = a.max_seconds > 0 ? a.t0 + a.max_seconds : 0;
-    b.stall = a.max_seconds > 0 ? 0 : DOT_STALL_SECONDS;
-    b.memory = 0;
+    ces_tool_dot_bounds(&b, a.max_seconds > 0 ? a.t0 + a.max_seconds : 0, 0);
     if (ec == CES_EXIT_OK) {
         struct ces_dot_size size;
         int rc = ces_dot_emit_sized(ctx, g, NULL, NULL, &text, &len, &size, b.deadline);

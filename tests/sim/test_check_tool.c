@@ -2287,6 +2287,60 @@ static void test_dot_pipe_time_bound(void **state)
     assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
 }
 
+/* Without --max-seconds, a --dot into a named pipe is held by the stall
+ * that holds cesync dot's -o: a reader that holds the pipe open and never
+ * reads, and none (until 20 s have passed), stop the picture's write after
+ * 60 s without a byte taken (the open after 60 s without a reader), a line
+ * says so, exit 3, and with --json the object says "dot_bound":"time".
+ * The 60 s pass in 2 s: the command's clock, preloaded, runs 30 times as
+ * fast (ASan, where built in, told that the library comes before it).  The
+ * write waited for the reader (the open for one) for ever: each command
+ * ended once the reader closed the pipe after 20 s, killed by SIGPIPE. */
+static void test_dot_pipe_stall(void **state)
+{
+#if defined(CES_CLOCK_FAST)
+    static const char env[] = "LD_PRELOAD='" CES_CLOCK_FAST "' "
+                              "ASAN_OPTIONS=\"verify_asan_link_order=0:$ASAN_OPTIONS\"";
+    char *dir = ces_test_tmpdir(), sch[256], fifo[256], args[640], why[320], want[1024], *o;
+
+    (void)state;
+    snprintf(sch, sizeof(sch), "%s/w.ces", dir);
+    snprintf(fifo, sizeof(fifo), "%s/p.dot", dir);
+    ces_test_put_file(sch, six_thousand_writes);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    for (int k = 0; k < 3; k++) {
+        /* a reader that does not read, none yet, and one that does not
+         * read under --json */
+        pid_t pid = ces_test_idle_reader(fifo, k != 1);
+        int rc;
+
+        snprintf(args, sizeof(args), "check %s %s --dot %s", sch, k < 2 ? "--quiet" : "--json",
+                 fifo);
+        if (k != 1)
+            snprintf(why, sizeof(why), "its reader took none of its dot text for 60 s");
+        else
+            snprintf(why, sizeof(why), "no reader opened %s in 60 s", fifo);
+        snprintf(want, sizeof(want), "%scesync: check: --dot %s not written: %s\n",
+                 k < 2 ? "verdict: OK\n" : "\"dot_bound\":\"time\"}\n", fifo, why);
+        rc = ces_test_tool_env(NULL, env, args, &o);
+        ces_test_end_reader(pid);
+        /* (a loader that refuses the preload says so) */
+        if (strstr(o, "cannot be preloaded") != NULL) {
+            free(o);
+            ces_test_remove_in(dir, "p.dot\0w.ces\0");
+            skip();
+        }
+        if (rc != 3 || strlen(o) < strlen(want) || strcmp(o + strlen(o) - strlen(want), want))
+            fail_msg("exit %d, it said:\n%s", rc, o);
+        free(o);
+    }
+    ces_test_remove_in(dir, "p.dot\0w.ces\0");
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 /* --json draws the picture before the object: a named pipe's reader that
  * reads 4 KiB of the 1.4 MB of dot text and closes it fails the write
  * (EPIPE), which a line says after the object whole, exit 2 as any write
@@ -2880,6 +2934,7 @@ int main(void)
         cmocka_unit_test(test_dot_graphviz_not_memory),
         cmocka_unit_test(test_dot_note_json_streams),
         cmocka_unit_test(test_dot_pipe_time_bound),
+        cmocka_unit_test(test_dot_pipe_stall),
         cmocka_unit_test(test_dot_pipe_closed_json),
         cmocka_unit_test(test_dot_tmpdir_checked_first),
         cmocka_unit_test(test_dot_note_before_search),
