@@ -162,6 +162,11 @@ struct dot_order {
                         * them, then its end), and then of each its first of a later replay
                         * (dot_ow.later), or the run's end */
     uint32_t nfrun;
+    const struct ces_graph *g;
+    const struct dot_ev *y; /* slot_overwritten's wait */
+    uint32_t y_first;  /* of y of a later replay (dot_ev.later), its first replay's place */
+    size_t next_fail;  /* fail_runs' first write of the wait's own process after it that
+                        * fails it, of its block's later replays (next_fail), or SIZE_MAX */
     bool changed;      /* a clock went up */
     uint64_t work;     /* clock entries and writes looked at (DOT_ORDER_MAX_WORK) */
     double deadline;   /* ces_now's, the picture's (0: none): past it, read every
@@ -1386,6 +1391,18 @@ static void slot_overwritten(struct dot_order *o, const struct ces_graph *g,
     size_t lo = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, false);
     size_t hi = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, true);
 
+    o->g = g;
+    o->y = y;
+    o->y_first = 0;
+    for (uint32_t k = y->pos; y->later && k > 0; k--) { /* its first replay's event */
+        const struct dot_ev *e = &o->ev[o->off[y->proc] + k - 1];
+
+        o->work++;
+        if (!e->later && cmp_ref(&e->ref, &y->ref) == 0) {
+            o->y_first = k - 1;
+            break;
+        }
+    }
     for (uint32_t t = 0; t < ng; t++) {
         const struct dot_ow *l = o->last[t] != SIZE_MAX ? &o->w[o->last[t]] : NULL;
         bool own = l != NULL && l->later && y->later && l->proc == y->proc &&
@@ -1432,6 +1449,47 @@ static void slot_overwritten(struct dot_order *o, const struct ces_graph *g,
     }
 }
 
+/* The place after process p's last event of block b. */
+static uint32_t block_end(const struct dot_order *o, uint32_t p, uint32_t b)
+{
+    size_t lo = o->off[p], hi = o->off[p + 1];
+
+    while (lo < hi) { /* a process's events by block */
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (o->ev[mid].ref.block <= b)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (uint32_t)(lo - o->off[p]);
+}
+
+/* Whether write w, of a later replay (dot_ow.later), may be seen by
+ * slot_overwritten's wait y, of a later replay of w's block too, in y's
+ * replay before w's: where the block is replayed more than twice, w is of
+ * another process than y, not both of one rank's linked ones (whose next
+ * replay comes after y's), and the last event of w's process in the
+ * block's later replays (which w's next replay comes after) does not come
+ * after y's first replay: w's process then runs ahead of y's, and the
+ * third replay of w, which its second stands for, may come after a write
+ * of another process that y's second replay comes after and w's second
+ * replay before. */
+static bool next_replay(const struct dot_order *o, const struct dot_ow *w)
+{
+    const struct dot_ev *y = o->y;
+    uint32_t end;
+
+    if (!y->later || w->proc == y->proc || w->block != y->ref.block ||
+        ces_graph_block(o->g, w->block).reps <= 2 ||
+        (o->linked[w->proc] && o->linked[y->proc] &&
+         o->ev[o->off[w->proc]].ref.rank == y->ref.rank))
+        return false;
+    end = block_end(o, w->proc, w->block);
+    return end - 1 < o->done[w->proc] &&
+           order_clock(o, o->off[w->proc] + end - 1)[y->proc] <= o->y_first;
+}
+
 /* Whether write w[i] of run g (of slot_writes), of a later replay
  * (dot_ow.later), may come after the other runs' latest writes before a
  * wait that it comes before: where none is of its block's later replays
@@ -1441,13 +1499,14 @@ static void slot_overwritten(struct dot_order *o, const struct ces_graph *g,
 static bool later_past(const struct dot_order *o, uint32_t g, uint32_t ng, size_t i)
 {
     const struct dot_ow *w = &o->w[i];
+    bool again = w->later && next_replay(o, w);
 
     for (uint32_t t = 0; w->later && t < ng; t++) {
         size_t l = o->last[t];
         const uint32_t *lc = l != SIZE_MAX && t != g ? ow_clock(o, l) : NULL;
 
         if (lc != NULL && lc[w->proc] > w->pos &&
-            ((o->w[l].later && o->w[l].block == w->block) ||
+            ((o->w[l].later && o->w[l].block == w->block && !again) ||
              past_event(o, lc, w->proc, w->pos)))
             return false;
     }
@@ -2129,13 +2188,20 @@ static void fail_runs(struct dot_order *o, const struct dot_ow *slot, const stru
     size_t *later = o->frun + o->nproc + 1;
 
     o->nfrun = 0;
+    o->next_fail = SIZE_MAX;
     for (size_t i = lo; i < hi; i++) {
         const struct dot_ow *v = &o->w[i];
 
         o->work++;
         if (ces_wait_holds(width, wt->cmp, v->value, wt->value) ||
-            o->dead[o->off[v->proc] + v->pos] || after_wait(o, x, i))
+            o->dead[o->off[v->proc] + v->pos])
             continue;
+        if (after_wait(o, x, i)) {
+            if (o->next_fail == SIZE_MAX && x->later && v->later && v->proc == x->proc &&
+                v->block == x->ref.block && ces_graph_block(o->g, v->block).reps > 2)
+                o->next_fail = i;
+            continue;
+        }
         if (n == 0 || o->w[o->fail[n - 1]].proc != v->proc) {
             o->frun[o->nfrun] = n;
             later[o->nfrun++] = SIZE_MAX;
@@ -2197,7 +2263,10 @@ static bool fails_between(struct dot_order *o, size_t p, size_t j)
         if (k < hi && (wj == NULL || wj->later || ow_clock(o, o->fail[k])[wj->proc] <= wj->pos))
             return true;
     }
-    return false;
+    /* the wait's own process's, after the wait's second replay, before its
+     * third, where w[j] is of a first replay and may land after it */
+    return o->next_fail != SIZE_MAX && wj != NULL && !wj->later &&
+           ow_clock(o, o->next_fail)[wj->proc] <= wj->pos;
 }
 
 /* Adds to st->kept the pairs of wait event e (of block b) with its

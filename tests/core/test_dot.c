@@ -2867,6 +2867,54 @@ static void test_counter_pairs_reset_between(void **state)
                  NULL, 52, 1035);
 }
 
+/* A write of a later replay may be what a wait of the replay before it
+ * passes on, in a phase replayed 3 or more times (beside a counter of 46
+ * values, 1081 pairs): the phase's second replay stands for its later
+ * ones.  In a phase replayed 3 times r0 waits `f == 1`, writes f 0 and g
+ * 1, waits `f >= 1` and writes f 0, and r1 writes f 1, waits `g == 1`
+ * and writes f 1: r1's second replay passes its `g == 1` on r0's first
+ * 1, so both its 1s may land before r0's second 0, and r0's second `f >=
+ * 1` passes on r1's third replay's first 1.  A write was taken never to
+ * be seen past another process's write of the block's later replays that
+ * comes after it, as in each replay, though its next replay comes after
+ * that write; the wait was drawn from r1's second 1 alone (cesync check:
+ * HANG). */
+static void test_counter_pairs_next_replay(void **state)
+{
+    (void)state;
+    /* the counter's 46, r1's 1s to r0's waits, r0's 1 to r1's */
+    counter_says("phase graph x3\nr0 : wait f[0] == 1\nr0 : write f[0] = 0\n"
+                 "r0 : write g[0]@1 = 1\nr0 : wait f[0] >= 1\nr0 : write f[0] = 0\n"
+                 "r1 : write f[0]@0 = 1\nr1 : wait g[0] == 1\nr1 : write f[0]@0 = 1\n",
+                 (const char *const[]){"n1_1_0 -> n1_0_3", "n1_1_2 -> n1_0_3",
+                                       "n1_0_2 -> n1_1_1", NULL},
+                 NULL, 51, 1035);
+}
+
+/* A write of a wait's own process after it in its replay comes before the
+ * wait's next replay, in a phase replayed 3 or more times, so may land
+ * between two writes the wait may see (beside a counter of 46 values,
+ * 1081 pairs).  In a phase replayed 3 times r0 waits `g == 1`, writes g
+ * 0 and f 1 to r2, waits `g == 1` and writes c 1 to r1; r1 waits `c == 1`
+ * and writes g 1 to r0; r2 writes g 1 to r0 and waits `f == 1`.  r1's
+ * write of the first replay may land after r0's 0 of the second, where
+ * r0's second `g == 1` of the second replay and its first of the third
+ * pass on it.  The 0 of the second replay, after the wait's second
+ * replay, was taken to come after its every replay, so no write failing
+ * the wait to come between r2's 1 and r1's; the wait was drawn from
+ * r2's 1 alone (cesync check: HANG). */
+static void test_counter_pairs_next_fails(void **state)
+{
+    (void)state;
+    /* the counter's 46, r1's and r2's 1s to r0's first wait */
+    counter_says("phase graph x3\nr0 : wait g[0] == 1\nr0 : write g[0] = 0\n"
+                 "r0 : write f[0]@2 = 1\nr0 : wait g[0] == 1\nr0 : write c[0]@1 = 1\n"
+                 "r1 : wait c[0] == 1\nr1 : write g[0]@0 = 1\nr2 : write g[0]@0 = 1\n"
+                 "r2 : wait f[0] == 1\n",
+                 (const char *const[]){"n1_1_1 -> n1_0_0", "n1_2_0 -> n1_0_0", NULL},
+                 NULL, 52, 1035);
+}
+
 /* Whether a write whose value a wait fails may come between two writes
  * is asked of each process's first such write that may, not of every
  * write of the slot for every later write of a run: r1 writes a counter
@@ -3712,6 +3760,8 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_before),
         cmocka_unit_test(test_counter_pairs_past_facts),
         cmocka_unit_test(test_counter_pairs_reset_between),
+        cmocka_unit_test(test_counter_pairs_next_replay),
+        cmocka_unit_test(test_counter_pairs_next_fails),
         cmocka_unit_test(test_counter_pairs_fails_work),
         cmocka_unit_test(test_counter_pairs_alloc_failures),
         cmocka_unit_test(test_counter_pairs_work),
