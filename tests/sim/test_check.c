@@ -5909,19 +5909,33 @@ static void test_unrolled_too_long(void **state)
 /* 2^23 + 1 blocks, built through the API (a schedule expands to 2^20 at
  * most, and each of its delay faults adds 2): more than an op's block
  * field holds, refused before the model is built (a block past it would
- * name another) and before the fault sweep lists a fault; 2^23 blocks
- * pass the bound.  (The graph alone takes 320 MiB; test_delay_most_blocks
- * checks a schedule past 2^20 blocks, a wait in its last reported.) */
+ * name another) and before the fault sweep lists a fault; 2^23 blocks are
+ * checked, a wait in the last one reported there: the only block past
+ * 2^22 checked (test_delay_most_blocks' last is 1,048,577), so that a
+ * field of 22 bits, which passed every other test, is caught.  (The graph
+ * alone takes 320 MiB; the check of 2^23 blocks about 0.4 s of CPU.) */
 static void test_too_many_blocks(void **state)
 {
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = mk(ctx, 1, 1);
+    struct ces_check_report *r = NULL;
+    const struct ces_check_defect *d;
 
     (void)state;
     for (uint32_t b = 1; b < UINT32_C(1) << 23; b++)
         assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
-    assert_int_equal(ces_sim_blocks_check(ctx, g), CES_OK);
+    op(g, 0, K(CES_OP_FENCE, 0));
+    op(g, 0, WT(0, 0, 0, 0, CES_CMP_EQ, 1));
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_check(ctx, g, NULL, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_HANG);
+    d = find(r, CES_V_HANG);
+    assert_int_equal(d->nblocked, 1);
+    assert_int_equal(d->blocked[0].pos.block, (UINT32_C(1) << 23) - 1);
+    assert_int_equal(d->blocked[0].pos.op, 1);
+    assert_int_equal(d->blocked[0].pos.index, 1);
+    ces_check_report_destroy(r);
     assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
     op(g, 0, K(CES_OP_FENCE, 0));
     assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
