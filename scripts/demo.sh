@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The main job on the built-in default: check the 4-rank alltoall schedule
-# (NCCL 2.28's copy-engine protocol, 2 iterations) over every interleaving and
-# write its picture to out/.  Extra arguments go to `cesync check`.
+# The main job: check a 4-rank alltoall schedule (NCCL 2.28's copy-engine
+# protocol, 2 iterations; not the built-in default, mono and one iteration)
+# over every interleaving and write its picture to out/.  Extra arguments go
+# to `cesync check`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/setup.sh
