@@ -3739,18 +3739,34 @@ static int wait_by(pid_t pid, int *status, double deadline)
  * it counts: the smallest picture's dot (Graphviz 2.43, glibc 2.36) drew
  * a .png in 7 MB of data with stacks of 1 MiB, in 28 MB with 8 MiB and in
  * 42 MB with 16 MiB (about 12 MB and two stacks at once): room for two
- * more. */
+ * more.  A stack counts DOT_MEMORY_STACK_MAX at most: under a larger
+ * ulimit -s the floor grew with it (ulimit -s 1G: 4 GiB, and 2 ranks'
+ * 3,000 writes drew under --max-memory 64M holding 500 MB), so there
+ * spawn_bounded lowers Graphviz's own where its bound cannot hold four. */
 #define DOT_MEMORY_BASE ((uint64_t)16 << 20)
 #define DOT_MEMORY_STACKS 4
+#define DOT_MEMORY_STACK_MAX ((uint64_t)16 << 20)
+
+/* Whether Graphviz's threads' stacks, RLIMIT_STACK's soft limit each in
+ * *rl, are larger than DOT_MEMORY_STACK_MAX and four of them do not fit
+ * in `memory` bytes beside DOT_MEMORY_BASE: its threads could not be made
+ * (GLib aborting). */
+static bool stacks_too_large(uint64_t memory, struct rlimit *rl)
+{
+    return getrlimit(RLIMIT_STACK, rl) == 0 && rl->rlim_cur != RLIM_INFINITY &&
+           (uint64_t)rl->rlim_cur > DOT_MEMORY_STACK_MAX &&
+           (memory < DOT_MEMORY_BASE ||
+            (memory - DOT_MEMORY_BASE) / DOT_MEMORY_STACKS < (uint64_t)rl->rlim_cur);
+}
 
 uint64_t ces_dot_memory_floor(void)
 {
     struct rlimit rl;
     uint64_t stack = (uint64_t)8 << 20; /* glibc's threads' where RLIMIT_STACK has none */
 
-    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-        (uint64_t)rl.rlim_cur < ((uint64_t)1 << 40))
-        stack = (uint64_t)rl.rlim_cur;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        stack = (uint64_t)rl.rlim_cur < DOT_MEMORY_STACK_MAX ? (uint64_t)rl.rlim_cur
+                                                             : DOT_MEMORY_STACK_MAX;
     return DOT_MEMORY_BASE + DOT_MEMORY_STACKS * stack;
 }
 
@@ -3764,23 +3780,30 @@ uint64_t ces_dot_memory_floor(void)
  * among them, where the address space counts the libraries, fonts and
  * 64 MiB reserved for each thread's malloc arena too (dot -Tsvg of a
  * picture of 9 nodes failed under 60 MB of address space, and drew under
- * 40 MB of data).  0 or errno. */
+ * 40 MB of data).  Where four threads' stacks (RLIMIT_STACK's soft limit
+ * each) do not fit in it beside DOT_MEMORY_BASE, that limit is lowered to
+ * DOT_MEMORY_STACK_MAX for dot (its main thread's too, twice the usual
+ * 8 MiB): GLib aborted making its first thread.  0 or errno. */
 static int spawn_bounded(pid_t *pid, const char *dot, char **argv, int in_fd, int out_fd,
                          uint64_t memory)
 {
-    struct rlimit rl;
+    struct rlimit rl, st;
+    bool lower;
 
     if (getrlimit(RLIMIT_DATA, &rl) != 0)
         return errno;
     /* (the soft limit is at most the hard one, infinite only where both are) */
     if (rl.rlim_cur == RLIM_INFINITY || (uint64_t)rl.rlim_cur > memory)
         rl.rlim_cur = (rlim_t)memory;
+    lower = stacks_too_large(memory, &st);
+    if (lower)
+        st.rlim_cur = (rlim_t)DOT_MEMORY_STACK_MAX;
     *pid = fork();
     if (*pid < 0)
         return errno;
     if (*pid == 0) { /* (a signal's handler here removes none of ours: file.c) */
         if (dup2(in_fd, STDIN_FILENO) >= 0 && dup2(out_fd, STDOUT_FILENO) >= 0 &&
-            setrlimit(RLIMIT_DATA, &rl) == 0)
+            setrlimit(RLIMIT_DATA, &rl) == 0 && (!lower || setrlimit(RLIMIT_STACK, &st) == 0))
             execve(dot, argv, environ);
         _exit(127);
     }

@@ -267,11 +267,13 @@ struct ces_dot_bounds {
 
 /* The least data segment that ces_dot_write_by gives Graphviz however
  * small its bound: 16 MiB and four threads' stacks (each the soft
- * RLIMIT_STACK, 8 MiB where it has none), 48 MiB under the usual 8 MiB.
- * A thread's stack counts whole in RLIMIT_DATA though it holds a few
- * pages, and Graphviz's fonts (pango, fontconfig) start threads before any
- * layout: under less, the smallest .png or .svg failed (GLib aborting on a
- * thread it could not create, SIGTRAP, holding 8 MB), or waited for ever. */
+ * RLIMIT_STACK, 8 MiB where it has none, 16 MiB at most: a larger one is
+ * lowered to 16 MiB for Graphviz where its bound cannot hold four), 48 MiB
+ * under the usual 8 MiB, 80 MiB at most.  A thread's stack counts whole in
+ * RLIMIT_DATA though it holds a few pages, and Graphviz's fonts (pango,
+ * fontconfig) start threads before any layout: under less, the smallest
+ * .png or .svg failed (GLib aborting on a thread it could not create,
+ * SIGTRAP, holding 8 MB), or waited for ever. */
 uint64_t ces_dot_memory_floor(void);
 
 /* ces_dot_write within bounds: past b's deadline or stall, CES_ERR_TIMEOUT

@@ -2221,9 +2221,78 @@ static void test_dot_graphviz_memory(void **state)
      * that it holds the picture (it gave the suffixes and default alone) */
     assert_int_equal(run("--help", &o), 0);
     assert_non_null(strstr(o, "\n  --max-memory BYTES  K/M/G, --dot's Graphviz included, which "
-                              "gets 48 MiB at least\n                      (default half of this "
-                              "machine's memory; 0: no bound)\n"));
+                              "gets 16 MiB and four\n                      thread stacks at least "
+                              "(48 MiB under ulimit -s 8M, 80 MiB at\n                      most; "
+                              "default half of this machine's memory; 0: no bound)\n"));
     free(o);
+}
+
+/* The floor counts a thread's stack 16 MiB at most: under a larger
+ * ulimit -s it grew with it (ulimit -s 1G: Graphviz got 4 GiB and 16 MiB
+ * of data under --max-memory 8M, and 2 ranks' 3,000 writes drew under
+ * --max-memory 32M holding 500 MB), so Graphviz gets 80 MiB and, where
+ * the bound cannot hold four of its stacks, a ulimit -s of 16 MiB (its
+ * threads could not be made: GLib aborted, signal 5); a bound that holds
+ * them leaves ulimit -s as it was.  Skipped where the hard limit keeps
+ * the stack under 1 GiB. */
+static void test_dot_memory_floor_stack(void **state)
+{
+    static const char big[] = "ulimit -S -s 1048576";
+    char *dir = ces_test_tmpdir(), sch[256], args[640], want[1024], *o, *said;
+    unsigned long long kib, stack;
+    struct rlimit rl;
+
+    (void)state;
+    if (getrlimit(RLIMIT_STACK, &rl) != 0 ||
+        (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < ((rlim_t)1 << 30))) {
+        assert_int_equal(rmdir(dir), 0);
+        skip();
+    }
+    snprintf(args, sizeof(args), "#!/bin/sh\n{ ulimit -d; ulimit -s; } > %s/limit\nkill -SEGV $$\n",
+             dir);
+    for (int k = 0; k < 2; k++) {
+        snprintf(sch, sizeof(sch), "barrier --ranks 2 --max-memory %s --quiet --dot %s/x.svg",
+                 k == 0 ? "8M" : "8G", dir);
+        assert_int_equal(run_stand_in_dot(dir, args, big, sch, &o), 2);
+        snprintf(want, sizeof(want), "verdict: OK\ncesync: check: --dot %s/x.svg: dot -Tsvg "
+                 "failed drawing %s/x.svg (signal %d)\n", dir, dir, SIGSEGV);
+        assert_string_equal(o, want);
+        free(o);
+        snprintf(sch, sizeof(sch), "%s/limit", dir);
+        said = ces_test_read_file(sch, NULL);
+        /* 8M: the floor, 16 MiB and four stacks of 16 MiB, and a ulimit -s
+         * of 16 MiB; 8G: what the text leaves of it, the stack kept */
+        if (sscanf(said, "%llu %llu", &kib, &stack) != 2 ||
+            (k == 0 && (kib != 80 * 1024 || stack != 16 * 1024)) ||
+            (k == 1 && (kib < 8 * 1024 * 1024 - 8 * 1024 || stack != 1024 * 1024)))
+            fail_msg("the stand-in's ulimit -d and -s under %s: %s", k == 0 ? "8M" : "8G",
+                     said);
+        free(said);
+        assert_int_equal(remove(sch), 0);
+    }
+    if (system("command -v dot >/dev/null 2>&1") == 0) {
+        /* the smallest picture draws; the 3,000 writes are the bound's */
+        snprintf(args, sizeof(args), "check barrier --ranks 2 --max-memory 32M --quiet --dot "
+                 "%s/x.png", dir);
+        snprintf(want, sizeof(want), "verdict: OK\ncesync: wrote %s/x.png (the schedule)\n", dir);
+        assert_int_equal(ces_test_tool_env(NULL, "ulimit -S -s 1048576; exec", args, &o), 0);
+        assert_string_equal(o, want);
+        free(o);
+        snprintf(args, sizeof(args), "%s/x.png", dir);
+        assert_int_equal(remove(args), 0);
+        snprintf(sch, sizeof(sch), "%s/w.ces", dir);
+        ces_test_put_file(sch, "cesync 1\nranks 2\nsignal f u32 1\nphase eager x1500\n"
+                               "r* : write f[0] = $i\nr* : wait f[0] >= 1\n");
+        snprintf(args, sizeof(args), "check %s --max-memory 32M --quiet --dot %s/y.svg", sch,
+                 dir);
+        assert_int_equal(ces_test_tool_env(NULL, "ulimit -S -s 1048576; exec", args, &o), 3);
+        if (strstr(o, "Graphviz ran out of the 80.0 MiB of memory that it gets however small "
+                      "the bound (of 32.0 MiB)\n") == NULL)
+            fail_msg("it said:\n%s", o);
+        free(o);
+        assert_int_equal(remove(sch), 0);
+    }
+    assert_int_equal(rmdir(dir), 0);
 }
 
 /* A dot that fails under --max-memory for another reason than memory is
@@ -3025,6 +3094,7 @@ int main(void)
         cmocka_unit_test(test_dot_memory_bound),
         cmocka_unit_test(test_dot_bound_json),
         cmocka_unit_test(test_dot_graphviz_memory),
+        cmocka_unit_test(test_dot_memory_floor_stack),
         cmocka_unit_test(test_dot_graphviz_not_memory),
         cmocka_unit_test(test_dot_note_json_streams),
         cmocka_unit_test(test_dot_pipe_time_bound),
