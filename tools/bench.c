@@ -237,16 +237,23 @@ static int plot_source_free(const char *plot)
     static const char head[] = "graph bench {\n";
     size_t n = strlen(plot) - 4; /* without .svg or .png */
     char path[4096], got[sizeof(head)] = "";
+    struct stat sb;
     FILE *f;
 
     if (n + 4 >= sizeof(path))
         return ces_tool_fail("bench: --plot: path too long");
     snprintf(path, sizeof(path), "%.*s.dot", (int)n, plot);
-    f = fopen(path, "r");
-    if (f == NULL)
-        return CES_EXIT_OK; /* none (or unreadable: the write will say) */
-    if (fread(got, 1, sizeof(got) - 1, f) != sizeof(got) - 1 || strcmp(got, head) != 0) {
-        fclose(f);
+    if (stat(path, &sb) != 0)
+        return CES_EXIT_OK; /* none (or unreachable: the write will say) */
+    /* one that is no regular file is no plot (a named pipe's open waited
+     * for a writer for ever, and once drawn the pipe was removed) */
+    f = S_ISREG(sb.st_mode) ? fopen(path, "r") : NULL;
+    if (f == NULL && S_ISREG(sb.st_mode))
+        return CES_EXIT_OK; /* unreadable: the write will say */
+    if (f == NULL || fread(got, 1, sizeof(got) - 1, f) != sizeof(got) - 1 ||
+        strcmp(got, head) != 0) {
+        if (f != NULL)
+            fclose(f);
         return ces_tool_fail("bench: --plot %s: %s exists and holds no plot of cesync bench (the "
                              "plot's source goes there): move it or plot to another name",
                              plot, path);
@@ -1195,7 +1202,13 @@ static int write_plot(struct ces_ctx *ctx, const struct bench *B, const char *pa
     if (ces_dot_write(ctx, text, dotpath) != CES_OK) {
         rc = ces_tool_fail("bench: --plot: %s", ces_ctx_last_error(ctx));
     } else {
-        int drawn = ces_dot_write(ctx, text, path);
+        struct ces_dot_bounds b;
+        int drawn;
+
+        /* a named pipe that no reader opens for 60 s stops it, as dot's -o
+         * (it waited for ever) */
+        ces_tool_dot_bounds(&b, 0, 0);
+        drawn = ces_dot_write_by(ctx, text, path, &b);
 
         if (drawn == CES_OK) {
             remove(dotpath);

@@ -267,14 +267,15 @@ void ces_tool_dot_note(const char *cmd, uint64_t ops, const struct ces_dot_size 
 /* The seconds that a picture's file that is no regular file (a named
  * pipe) may wait for a reader to open it, or for its reader to take more
  * of the dot text, where no --max-seconds bounds the command (dot -o,
- * check --dot): a named pipe that no one read held it for ever. */
+ * check --dot, bench --plot, which has none): a named pipe that no one
+ * read held it for ever. */
 #define CES_TOOL_DOT_STALL_SECONDS 60.0
 _Static_assert((int)CES_TOOL_DOT_STALL_SECONDS == 60, "dot's and check's help say 60 s");
 
 struct ces_dot_bounds;
 
-/* The bounds that dot and check write a picture under
- * (ces_dot_write_by): `deadline` (ces_now's, --max-seconds from the
+/* The bounds that dot and check write a picture under, and bench its
+ * plot (ces_dot_write_by): `deadline` (ces_now's, --max-seconds from the
  * command's start; 0: none), Graphviz's data segment `memory` (0: none),
  * and without a deadline the stall of CES_TOOL_DOT_STALL_SECONDS (a
  * deadline replaces it). */

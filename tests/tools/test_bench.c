@@ -15,6 +15,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Runs `cesync ARGS --csv NAME` in dir, which must succeed, and returns
@@ -1758,6 +1761,83 @@ static void test_plot_keeps_other_dot(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* --plot into a named pipe that no reader opens is not drawn after 60 s,
+ * as dot's -o and check --dot are (ces_tool_dot_bounds): said, the plot
+ * kept in its .dot, exit 2, in 2 s with the command's clock preloaded to
+ * run 30 times as fast (tests/sim/clock_fast.c; it waited for ever, here
+ * until the reader opened and closed the pipe 20 s later, and the
+ * stand-in dot died of SIGPIPE); and a FILE.dot that is a named pipe is
+ * no plot, refused at once (its open to read it waited for a writer for
+ * ever, and once drawn the pipe was removed). */
+static void test_plot_pipe_stall(void **state)
+{
+#if defined(CES_CLOCK_FAST)
+    static const char env[] = "LD_PRELOAD='" CES_CLOCK_FAST "' "
+                              "ASAN_OPTIONS=\"verify_asan_link_order=0:$ASAN_OPTIONS\"";
+    static const char want[] = "\ncesync: bench: --plot: no reader opened q.svg in 60 s; the "
+                               "plot is in q.dot\n";
+    char *dir = ces_test_tmpdir(), *out = NULL, *saved, bin[128], fifo[256], got[256];
+    time_t t0;
+    pid_t pid;
+    int rc;
+
+    (void)state;
+    fake_dot(dir, bin, sizeof(bin));
+    snprintf(fifo, sizeof(fifo), "%s/q.svg", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    pid = ces_test_idle_reader(fifo, 0);
+    saved = strdup(getenv("PATH") != NULL ? getenv("PATH") : "/usr/bin:/bin");
+    assert_non_null(saved);
+    assert_int_equal(setenv("PATH", bin, 1), 0);
+    rc = ces_test_tool_env(dir, env, "bench alltoall --dry-run --max-bytes 4K --variant plain "
+                                     "--plot q.svg", &out);
+    assert_int_equal(setenv("PATH", saved, 1), 0);
+    free(saved);
+    ces_test_end_reader(pid);
+    if (strstr(out, "cannot be preloaded") != NULL) {
+        free(out);
+        ces_test_remove_in(dir, "q.svg\0q.dot\0bin/dot\0bin\0");
+        skip();
+    }
+    if (rc != 2 || strlen(out) < strlen(want) || strcmp(out + strlen(out) - strlen(want), want))
+        fail_msg("exit %d, it said:\n%s", rc, out);
+    free(out);
+    expect_file(dir, "q.dot", NULL);
+    assert_int_equal(remove(fifo), 0);
+    snprintf(fifo, sizeof(fifo), "%s/bin/dot", dir);
+    assert_int_equal(remove(fifo), 0);
+    assert_int_equal(rmdir(bin), 0);
+    /* the .dot a named pipe: a writer opens it 20 s later */
+    snprintf(fifo, sizeof(fifo), "%s/r.dot", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int fd;
+
+        sleep(20);
+        fd = open(fifo, O_WRONLY | O_NONBLOCK);
+        _exit(fd >= 0 && close(fd) == 0 ? 0 : 1);
+    }
+    t0 = time(NULL);
+    rc = ces_test_tool(dir, "bench alltoall --dry-run --max-bytes 4K --plot r.svg", &out);
+    if (rc != 2 || time(NULL) - t0 >= 10 ||
+        strcmp(out, "cesync: bench: --plot r.svg: r.dot exists and holds no plot of cesync "
+                    "bench (the plot's source goes there): move it or plot to another "
+                    "name\n") != 0)
+        fail_msg("exit %d after %lld s, it said:\n%s", rc, (long long)(time(NULL) - t0), out);
+    free(out);
+    ces_test_end_reader(pid);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "r.dot;");
+    assert_int_equal(remove(fifo), 0);
+    assert_int_equal(rmdir(dir), 0);
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 /* The edges of the dry run's options and what its output says of them:
  * --factor 1024 and --warmup 50 are the largest taken; 1 GiB is "1G" in
  * the bytes column; the header names a --model file after the kind and
@@ -1859,6 +1939,7 @@ int main(void)
         cmocka_unit_test(test_empty_output_name),
         cmocka_unit_test(test_factor_near_one),
         cmocka_unit_test(test_plot_keeps_other_dot),
+        cmocka_unit_test(test_plot_pipe_stall),
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_option_edges),
         cmocka_unit_test(test_settings_before_gpus),
