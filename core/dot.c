@@ -1365,6 +1365,22 @@ static size_t later_first(const struct dot_order *o, size_t lo, size_t hi, uint3
     return lo;
 }
 
+/* The place after process p's last event of block b. */
+static uint32_t block_end(const struct dot_order *o, uint32_t p, uint32_t b)
+{
+    size_t lo = o->off[p], hi = o->off[p + 1];
+
+    while (lo < hi) { /* a process's events by block */
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (o->ev[mid].ref.block <= b)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (uint32_t)(lo - o->off[p]);
+}
+
 /* Sets o->over[t] where run t's latest write before wait event y of
  * clock c (last[t], of slot_writes) is one the wait never sees: a wait
  * into the slot whose condition it fails comes after it and before this
@@ -1394,14 +1410,11 @@ static void slot_overwritten(struct dot_order *o, const struct ces_graph *g,
     o->g = g;
     o->y = y;
     o->y_first = 0;
-    for (uint32_t k = y->pos; y->later && k > 0; k--) { /* its first replay's event */
-        const struct dot_ev *e = &o->ev[o->off[y->proc] + k - 1];
+    if (y->later) { /* its first replay's event: its process's block holds two
+                     * replays of as many events, the first replay's first */
+        uint32_t start = y->ref.block > 0 ? block_end(o, y->proc, y->ref.block - 1) : 0;
 
-        o->work++;
-        if (!e->later && cmp_ref(&e->ref, &y->ref) == 0) {
-            o->y_first = k - 1;
-            break;
-        }
+        o->y_first = y->pos - (block_end(o, y->proc, y->ref.block) - start) / 2;
     }
     for (uint32_t t = 0; t < ng; t++) {
         const struct dot_ow *l = o->last[t] != SIZE_MAX ? &o->w[o->last[t]] : NULL;
@@ -1447,22 +1460,6 @@ static void slot_overwritten(struct dot_order *o, const struct ces_graph *g,
             o->from[t] = max_u32(o->w[later_first(o, o->group[t], o->last[t], l->block)].pos,
                                  past_count(o, c, l->proc));
     }
-}
-
-/* The place after process p's last event of block b. */
-static uint32_t block_end(const struct dot_order *o, uint32_t p, uint32_t b)
-{
-    size_t lo = o->off[p], hi = o->off[p + 1];
-
-    while (lo < hi) { /* a process's events by block */
-        size_t mid = lo + (hi - lo) / 2;
-
-        if (o->ev[mid].ref.block <= b)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return (uint32_t)(lo - o->off[p]);
 }
 
 /* Whether write w, of a later replay (dot_ow.later), may be seen by

@@ -2951,6 +2951,39 @@ static void test_counter_pairs_fails_work(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A wait of a later replay finds its first replay's event at a place of
+ * its own, not by looking back over the events between: r0 writing f 1
+ * twice and waiting `f == 1` 30,000 times in a phase replayed 3 times
+ * looked back 30,000 events for each of its second replay's waits, each
+ * pass of the order, and passed the order's bound of work (all 60,000
+ * pairs drawn, 4.5 s of CPU), where each wait is drawn from the second 1
+ * alone in 0.4 s. */
+static void test_counter_pairs_first_replay_work(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    size_t size = 1048576, n;
+    char *text = ces_malloc(ctx, size), *t;
+    struct ces_graph *g;
+
+    (void)state;
+    assert_non_null(text);
+    n = (size_t)snprintf(text, size, "cesync 1\nranks 1\nsignal f u32 1\nphase graph x3\n"
+                                     "r0 : write f[0] = 1\nr0 : write f[0] = 1\n");
+    for (uint32_t k = 0; k < 30000; k++)
+        n += (size_t)snprintf(text + n, size - n, "r0 : wait f[0] == 1\n");
+    assert_true(n < size);
+    g = ces_test_text_graph(ctx, text);
+    t = emit(ctx, g, NULL);
+    assert_non_null(strstr(t, "n0_0_1 -> n0_0_29999 [style=dashed"));
+    assert_null(strstr(t, "n0_0_0 -> n0_0_2 [style=dashed"));
+    counter_drawn(t, 30000, 30000);
+    ces_free(ctx, t);
+    ces_free(ctx, text);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A graph, its picture drawn without failures, and emit_same's runs. */
 struct dot_want {
     const struct ces_graph *g;
@@ -3763,6 +3796,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_next_replay),
         cmocka_unit_test(test_counter_pairs_next_fails),
         cmocka_unit_test(test_counter_pairs_fails_work),
+        cmocka_unit_test(test_counter_pairs_first_replay_work),
         cmocka_unit_test(test_counter_pairs_alloc_failures),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_counter_pairs_deadline),
