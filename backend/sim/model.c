@@ -395,19 +395,22 @@ static int unroll(struct sim_model *m)
                                p / m->streams, p % m->streams, cnt[p], UINT32_MAX - 1);
             goto out;
         }
-        m->ops[p] = zalloc(m, cnt[p], sizeof(struct sim_op));
-        if (m->ops[p] == NULL) {
-            rc = nomem(m->ctx);
-            goto out;
-        }
     }
     /* (an await is an op: its entries fit 32 bits where the ops of a process
-     * do, but not where it takes more than one process's) */
+     * do, but not where it takes more than one process's; refused before the
+     * ops' records are allocated, as a process's ops are) */
     if (nawait >= UINT32_MAX) {
         rc = ces_ctx_error(m->ctx, CES_ERR_LIMIT,
                            "%" PRIu64 " awaits once graph replays are unrolled; the checker "
                            "takes at most %" PRIu32, nawait, UINT32_MAX - 1);
         goto out;
+    }
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        m->ops[p] = zalloc(m, cnt[p], sizeof(struct sim_op));
+        if (m->ops[p] == NULL) {
+            rc = nomem(m->ctx);
+            goto out;
+        }
     }
     for (uint32_t p = 0; p < m->nproc; p++)
         m->greps_off[p + 1] += m->greps_off[p];

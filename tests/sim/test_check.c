@@ -5906,6 +5906,37 @@ static void test_unrolled_too_long(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* 2^31 replays of a record on s0 and an await on s1 and on s2: 2^32 awaits,
+ * whose entries (an await's index in the model's table of records) do not
+ * fit 32 bits, though each stream's 2^31 ops do.  Refused before any op's
+ * record is allocated (the refusal came after them: under a bound of 1 GiB
+ * the model's memory stopped the check first, INCOMPLETE, and without one
+ * 144 GiB of records were cleared before the refusal). */
+static void test_too_many_awaits(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 1, 3);
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+
+    (void)state;
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, UINT32_C(1) << 31), CES_OK);
+    op(g, 0, EVOP(CES_OP_RECORD, 0));
+    op(g, 0, EVOP(CES_OP_AWAIT, 1));
+    op(g, 0, EVOP(CES_OP_AWAIT, 2));
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_check_opts_init(&o);
+    o.max_memory = (uint64_t)1 << 30;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_LIMIT);
+    assert_null(r);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "4294967296 awaits once graph replays are unrolled; the checker takes "
+                        "at most 4294967294");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* 2^23 + 1 blocks, built through the API (a schedule expands to 2^20 at
  * most, and each of its delay faults adds 2): more than an op's block
  * field holds, refused before the model is built (a block past it would
@@ -6538,6 +6569,7 @@ int main(void)
         cmocka_unit_test(test_replay_errors),
         cmocka_unit_test(test_replay_watchdog_hint),
         cmocka_unit_test(test_unrolled_too_long),
+        cmocka_unit_test(test_too_many_awaits),
         cmocka_unit_test(test_too_many_blocks),
         cmocka_unit_test(test_delay_most_blocks),
         cmocka_unit_test(test_too_many_slots),
