@@ -112,6 +112,15 @@ struct sim_wslot {
     uint32_t slot, grp, kind;
 };
 
+/* Awaits of one process (aw[lo, hi), by position) of one event whose
+ * records are on process rec_proc at positions that do not fall as the
+ * awaits' rise (the latest record of the event enqueued before a later
+ * await is no earlier), so that the first that cannot pass is found by
+ * bisection (reach in search.c). */
+struct sim_awgroup {
+    uint32_t rec_proc, lo, hi;
+};
+
 /* Expected generation of a byte run of a consume's expected region:
  * offsets [lo, hi) of region b, generation gen. */
 struct sim_run {
@@ -162,8 +171,11 @@ struct sim_model {
     uint32_t *guard;
     uint32_t *ws_off;            /* [nproc+1] CSR into ws: the slots each process waits on */
     struct sim_wslot *ws;
-    uint32_t *aw_off;            /* [nproc+1] CSR into aw: positions of awaits */
+    uint32_t *aw_off;            /* [nproc+1] CSR into aw: positions of awaits, each
+                                    process's in its awg groups' order */
     uint32_t *aw;
+    uint32_t *awg_off;           /* [nproc+1] CSR into awg: each process's groups of awaits */
+    struct sim_awgroup *awg;
     struct sim_link *links;      /* the boundaries' entries (sim_op.link, nlink) */
     uint32_t nlinks;
     uint32_t linked;             /* the streams below it pass boundaries together (the

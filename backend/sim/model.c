@@ -300,6 +300,8 @@ void ces_sim_model_destroy(struct sim_model *m)
     ces_free(ctx, m->ws);
     ces_free(ctx, m->aw_off);
     ces_free(ctx, m->aw);
+    ces_free(ctx, m->awg_off);
+    ces_free(ctx, m->awg);
     ces_free(ctx, m->links);
     ces_free(ctx, m->runs);
     ces_free(ctx, m->exp_at);
@@ -870,7 +872,93 @@ static int index_values(struct sim_model *m)
     return CES_OK;
 }
 
-/* Per process, the slots it waits on (ws) and its awaits (aw).
+/* An await of a process: its event, its record's process and position
+ * and its own position (index_waits sorts them into groups). */
+struct awkey {
+    uint32_t event, rec_proc, rec_pos, pos;
+};
+
+static int cmp_awkey(const void *pa, const void *pb)
+{
+    const struct awkey *a = pa, *b = pb;
+
+    if (a->event != b->event)
+        return a->event < b->event ? -1 : 1;
+    if (a->rec_proc != b->rec_proc)
+        return a->rec_proc < b->rec_proc ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Whether await b (after a in their order) starts a group of its own: another
+ * event or record process, or a record before a's (never, by the binding to
+ * the latest record, but a group must not fall). */
+static bool awkey_splits(const struct awkey *a, const struct awkey *b)
+{
+    return a->event != b->event || a->rec_proc != b->rec_proc || b->rec_pos < a->rec_pos;
+}
+
+/* Each process's awaits in aw by (event, record process, position) and their
+ * groups (awg).  CES_ERR_NOMEM or SIM_LATE. */
+static int index_awaits(struct sim_model *m)
+{
+    uint32_t most = 0, ng = 0;
+    struct awkey *t;
+    int rc = CES_OK;
+
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        if (m->aw_off[p + 1] - m->aw_off[p] > most)
+            most = m->aw_off[p + 1] - m->aw_off[p];
+    }
+    m->awg_off = zalloc(m, m->nproc + 1, sizeof(uint32_t));
+    t = zalloc(m, most, sizeof(struct awkey));
+    if (m->awg_off == NULL || t == NULL) {
+        rc = m->timed_out ? SIM_LATE : CES_ERR_NOMEM;
+        goto out;
+    }
+    /* sorted, counted; then the groups filled from the sorted aw */
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        uint32_t lo = m->aw_off[p], n = m->aw_off[p + 1] - lo;
+
+        for (uint32_t i = 0; i < n; i++) {
+            const struct sim_op *o = &m->ops[p][m->aw[lo + i]];
+            const struct sim_link *rec = ces_sim_await_rec(m, o);
+
+            t[i] = (struct awkey){o->op->event, rec->proc, rec->pos, m->aw[lo + i]};
+        }
+        if (n > 0)
+            qsort(t, n, sizeof(struct awkey), cmp_awkey);
+        for (uint32_t i = 0; i < n; i++) {
+            m->aw[lo + i] = t[i].pos;
+            ng += i == 0 || awkey_splits(&t[i - 1], &t[i]);
+        }
+        m->awg_off[p + 1] = ng;
+    }
+    m->awg = zalloc(m, ng, sizeof(struct sim_awgroup));
+    if (m->awg == NULL) {
+        rc = m->timed_out ? SIM_LATE : CES_ERR_NOMEM;
+        goto out;
+    }
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        uint32_t g = m->awg_off[p];
+        struct awkey prev = {0, 0, 0, 0};
+
+        for (uint32_t a = m->aw_off[p]; a < m->aw_off[p + 1]; a++) {
+            const struct sim_op *o = &m->ops[p][m->aw[a]];
+            const struct sim_link *rec = ces_sim_await_rec(m, o);
+            struct awkey k = {o->op->event, rec->proc, rec->pos, m->aw[a]};
+
+            if (a == m->aw_off[p] || awkey_splits(&prev, &k))
+                m->awg[g++] = (struct sim_awgroup){rec->proc, a, a};
+            m->awg[g - 1].hi = a + 1;
+            prev = k;
+        }
+    }
+out:
+    zfree(m, t, most, sizeof(struct awkey));
+    return rc;
+}
+
+/* Per process, the slots it waits on (ws) and its awaits (aw, awg).
  * CES_ERR_NOMEM or SIM_LATE. */
 static int index_waits(struct sim_model *m)
 {
@@ -919,7 +1007,7 @@ static int index_waits(struct sim_model *m)
         }
     }
     zfree(m, fill, m->nproc, sizeof(uint32_t));
-    return CES_OK;
+    return index_awaits(m);
 }
 
 /* Writers (landing writes only) and waiters per slot, guards per process. */

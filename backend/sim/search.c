@@ -909,11 +909,38 @@ static uint32_t reach(const struct sim_model *m, const struct sim_state *st, con
             }
         }
     }
-    for (uint32_t a = m->aw_off[q]; a < m->aw_off[q + 1] && m->aw[a] < bound; a++) {
-        if (m->aw[a] >= from && !guard_passes(m, st, h, q, m->aw[a])) {
-            bound = m->aw[a];
-            break;
+    /* q's awaits from `from` on, group by group (struct sim_awgroup): the
+     * first at or after `from`, then the first there whose record is at or
+     * past both its process's pc and horizon (guard_passes), by bisection.
+     * A record on q itself comes before its await, which passes. */
+    for (uint32_t gi = m->awg_off[q]; gi < m->awg_off[q + 1]; gi++) {
+        const struct sim_awgroup *g = &m->awg[gi];
+        uint32_t rp = g->rec_proc, thr;
+
+        if (rp == q)
+            continue;
+        thr = SIM_PC(m, st)[rp] > h[rp] ? SIM_PC(m, st)[rp] : h[rp];
+        lo = g->lo;
+        hi = g->hi;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+
+            if (m->aw[mid] < from)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
+        hi = g->hi;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+
+            if (ces_sim_await_rec(m, &m->ops[q][m->aw[mid]])->pos < thr)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < g->hi && m->aw[lo] < bound)
+            bound = m->aw[lo];
     }
     return bound;
 }

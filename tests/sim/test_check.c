@@ -4935,6 +4935,41 @@ static void seen_search(void *ud, const struct ces_check_stats *s)
     c->searches++;
 }
 
+/* A long program of awaits costs the search its states, not their square:
+ * the horizon's reach found the first of a process's awaits that cannot
+ * pass by walking them from its first to the first that fails, most often
+ * its last (the "live" flag file of docs/PERFORMANCE.md, 2 ranks x40000:
+ * 16 CPU seconds, 4 times x20000's; this one, x100000, stopped INCOMPLETE
+ * by the bound of 100 s; about 3 s by bisection in groups of awaits). */
+static void test_awaits_long_program(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nstreams 2\n"
+                                                   "buffer x 64\nbuffer y 64\nbuffer z 64\n"
+                                                   "signal f u32 1\n"
+                                                   "phase graph x100000\n"
+                                                   "r* : write f[0] = 1\n"
+                                                   "r* s1 : copy x[0:64] -> y[0:64]\n"
+                                                   "r* s1 : record e\n"
+                                                   "r* : await e\n"
+                                                   "r* : copy y[0:64] -> z[0:64]\n"
+                                                   "r* : wait f[0] == 1\n"
+                                                   "r* : write f[0] = 0\n");
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.max_seconds = 100;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+    assert_int_equal(ces_check_report_stats(r).states, 399999);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_time_bound_model_peak(void **state)
 {
     struct ces_test_alloc st;
@@ -6550,6 +6585,7 @@ int main(void)
         cmocka_unit_test(test_clock_follows_state_size),
         cmocka_unit_test(test_memory_bound_model),
         cmocka_unit_test(test_time_bound_model),
+        cmocka_unit_test(test_awaits_long_program),
         cmocka_unit_test(test_time_bound_model_peak),
         cmocka_unit_test(test_time_bound_delay_graph),
         cmocka_unit_test(test_time_bound_model_tables),
