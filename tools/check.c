@@ -100,16 +100,6 @@ struct check_args {
     struct ces_expand_done stopped; /* how far the expansion came, where the bound stopped it */
 };
 
-/* The memory bound when --max-memory is not given: half of this machine's
- * memory, so that a search too large for it ends INCOMPLETE with what it
- * found instead of being killed or swapping (0 when unknown: no bound). */
-static uint64_t default_memory_bound(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-
-    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 2 : 0;
-}
-
 /* --dot's file, before the schedule is read: its expansion and the check
  * can run long, and a picture that cannot be written after them would turn
  * the verdict into a usage error.
@@ -160,81 +150,11 @@ static bool dot_ordered(const struct ces_check_opts *o)
     return ordered;
 }
 
-/* What --dot's picture holds (its dot text and the tables that make it,
- * in a context of its own: pic_ctx), counted against --max-memory as a
- * search's model and states are: each block starts with its size
- * (PIC_HEAD bytes), and one that would take `held` past `limit` (0: no
- * bound) is refused, `over` set; the picture then fails as out of memory,
- * which draw says as the bound (its 109 MiB of text for 16 ranks of
- * 'phase eager x30000' were written under --max-memory 50M). */
-struct pic_mem {
-    uint64_t limit, held;
-    bool over;
-};
-
-#define PIC_HEAD _Alignof(max_align_t)
-
-/* Whether a block of `old` bytes may become one of `size`. */
-static bool pic_room(struct pic_mem *m, size_t old, size_t size)
+/* --dot's picture's context, its allocations counted in *m under the
+ * check's memory bound (ces_tool_pic_ctx). */
+static struct ces_ctx *pic_ctx(const struct ces_check_opts *o, struct ces_tool_pic_mem *m)
 {
-    if (size > SIZE_MAX - PIC_HEAD)
-        return false;
-    if (m->limit == 0 || size <= old ||
-        (m->held <= m->limit && size - old <= m->limit - m->held))
-        return true;
-    m->over = true;
-    return false;
-}
-
-static void *pic_realloc(void *ud, void *ptr, size_t size)
-{
-    struct pic_mem *m = ud;
-    unsigned char *p = ptr != NULL ? (unsigned char *)ptr - PIC_HEAD : NULL;
-    size_t old = 0;
-
-    if (p != NULL)
-        memcpy(&old, p, sizeof(old));
-    if (!pic_room(m, old, size))
-        return NULL;
-    p = realloc(p, PIC_HEAD + size);
-    if (p == NULL)
-        return NULL;
-    memcpy(p, &size, sizeof(size));
-    m->held = m->held - old + size;
-    return p + PIC_HEAD;
-}
-
-static void *pic_malloc(void *ud, size_t size)
-{
-    return pic_realloc(ud, NULL, size);
-}
-
-static void pic_free(void *ud, void *ptr)
-{
-    struct pic_mem *m = ud;
-    unsigned char *p = (unsigned char *)ptr - PIC_HEAD;
-    size_t old;
-
-    if (ptr == NULL)
-        return;
-    memcpy(&old, p, sizeof(old));
-    m->held -= old;
-    free(p);
-}
-
-/* The picture's context, its allocations counted in *m under the check's
- * memory bound (the context itself among them, not refused); NULL where
- * it cannot be made. */
-static struct ces_ctx *pic_ctx(const struct ces_check_opts *o, struct pic_mem *m)
-{
-    const struct ces_alloc hooks = {pic_malloc, pic_realloc, pic_free, m};
-    struct ces_ctx *ctx = NULL;
-
-    memset(m, 0, sizeof(*m));
-    if (ces_ctx_create(&hooks, &ctx) != CES_OK)
-        return NULL;
-    m->limit = o->max_memory;
-    return ctx;
+    return ces_tool_pic_ctx(o->max_memory, m);
 }
 
 /* Says how long Graphviz may take to lay out the picture --dot draws,
@@ -252,14 +172,14 @@ static struct ces_ctx *pic_ctx(const struct ces_check_opts *o, struct pic_mem *m
  * --max-seconds gives one, and the derivation's bound): its text was
  * made whole, 13.5 s for 16 ranks of 'phase eager x100000' under
  * --max-seconds 2, before the search; nor one whose text and tables pass
- * the memory bound (pic_mem). */
+ * the memory bound (ces_tool_pic_ctx). */
 static void check_dot_note(struct ces_ctx *ctx, const struct ces_graph *g,
                            const struct ces_check_opts *o, const char *path, double deadline)
 {
     struct sim_delayed d;
     struct ces_dot_size size;
     struct ces_dot_overlay every;
-    struct pic_mem mem;
+    struct ces_tool_pic_mem mem;
     struct ces_ctx *pctx = pic_ctx(o, &mem);
     const struct ces_graph *drawn = g;
     bool checked = ces_sim_faults_check(ctx, g, o->faults, o->nfaults) == CES_OK;
@@ -283,7 +203,7 @@ static void check_dot_note(struct ces_ctx *ctx, const struct ces_graph *g,
 static int check_combined(struct ces_ctx *ctx, struct check_args *a)
 {
     if (!a->memory_given)
-        a->o.max_memory = default_memory_bound();
+        a->o.max_memory = ces_tool_default_memory();
     if (a->o.random > 0 && a->o.replay != NULL)
         return ces_tool_fail("check: --random and --replay exclude each other");
     if (a->o.max_depth > 0 && (a->o.random > 0 || a->o.replay != NULL))
@@ -702,7 +622,7 @@ static int write_picture(struct ces_ctx *pctx, const char *text, const char *pat
  * whole after the search: 16 ranks of 'phase eager x100000' under
  * --max-seconds 2 wrote 366 MiB of dot text until 15.2 s); so does the
  * memory bound (o->max_memory), which its text and tables count in
- * (pic_mem).  *stopped: the bound that stopped it, "time" or "memory"
+ * (ces_tool_pic_ctx).  *stopped: the bound that stopped it, "time" or "memory"
  * (left as it was where none did); `line`: where not NULL, the line that
  * says what became of the picture is kept there (draw_says). */
 static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
@@ -715,7 +635,7 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
     struct ces_dot_overlay ov, *pov = NULL;
     bool counterexample = ces_check_report_ndefects(r) > 0;
     bool ordered = dot_ordered(o);
-    struct pic_mem mem;
+    struct ces_tool_pic_mem mem;
     struct ces_ctx *pctx;
     char *text = NULL;
     size_t len = 0;

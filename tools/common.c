@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h> /* max_align_t */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,75 @@ static double dot_layout_seconds(const struct ces_dot_size *sz)
     double n = (double)sz->nodes;
 
     return 1.4e-8 * pow(n, 1.33) * pow(n + (double)sz->span, 0.81);
+}
+
+uint64_t ces_tool_default_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 2 : 0;
+}
+
+#define PIC_HEAD _Alignof(max_align_t)
+
+/* Whether a block of `old` bytes may become one of `size`. */
+static bool pic_room(struct ces_tool_pic_mem *m, size_t old, size_t size)
+{
+    if (size > SIZE_MAX - PIC_HEAD)
+        return false;
+    if (m->limit == 0 || size <= old ||
+        (m->held <= m->limit && size - old <= m->limit - m->held))
+        return true;
+    m->over = true;
+    return false;
+}
+
+static void *pic_realloc(void *ud, void *ptr, size_t size)
+{
+    struct ces_tool_pic_mem *m = ud;
+    unsigned char *p = ptr != NULL ? (unsigned char *)ptr - PIC_HEAD : NULL;
+    size_t old = 0;
+
+    if (p != NULL)
+        memcpy(&old, p, sizeof(old));
+    if (!pic_room(m, old, size))
+        return NULL;
+    p = realloc(p, PIC_HEAD + size);
+    if (p == NULL)
+        return NULL;
+    memcpy(p, &size, sizeof(size));
+    m->held = m->held - old + size;
+    return p + PIC_HEAD;
+}
+
+static void *pic_malloc(void *ud, size_t size)
+{
+    return pic_realloc(ud, NULL, size);
+}
+
+static void pic_free(void *ud, void *ptr)
+{
+    struct ces_tool_pic_mem *m = ud;
+    unsigned char *p = (unsigned char *)ptr - PIC_HEAD;
+    size_t old;
+
+    if (ptr == NULL)
+        return;
+    memcpy(&old, p, sizeof(old));
+    m->held -= old;
+    free(p);
+}
+
+struct ces_ctx *ces_tool_pic_ctx(uint64_t limit, struct ces_tool_pic_mem *m)
+{
+    const struct ces_alloc hooks = {pic_malloc, pic_realloc, pic_free, m};
+    struct ces_ctx *ctx = NULL;
+
+    memset(m, 0, sizeof(*m));
+    if (ces_ctx_create(&hooks, &ctx) != CES_OK)
+        return NULL;
+    m->limit = limit;
+    return ctx;
 }
 
 void ces_tool_dot_bounds(struct ces_dot_bounds *b, double deadline, uint64_t memory)

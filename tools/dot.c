@@ -3,13 +3,14 @@
  */
 #include "tool.h"
 #include "internal.h" /* ces_dot_format, ces_find_program, ces_dot_tmp_probe, ces_now */
+#include "../backend/sim/internal.h" /* ces_sim_fmt_bytes */
 
 #include <stdio.h>
 #include <string.h>
 
 static const char dot_help[] =
     "usage: cesync dot [SCHEDULE] [builder options] [-o OUT.svg|OUT.png|OUT.dot|-]\n"
-    "                  [--max-seconds S]\n"
+    "                  [--max-seconds S] [--max-memory BYTES]\n"
     "\n"
     "Draws the schedule with Graphviz: a cluster per rank, a lane per stream, dashed\n"
     "write -> wait edges, dotted record -> await edges, bold copies to another rank, a\n"
@@ -21,6 +22,10 @@ static const char dot_help[] =
     "  --max-seconds S\n"
     "               stop S seconds after the start, Graphviz's layout included\n"
     "               (default: no bound; given, it replaces the named pipe's 60 s)\n"
+    "  --max-memory BYTES\n"
+    "               K/M/G: the picture's text and tables, and Graphviz's, which gets\n"
+    "               16 MiB and four thread stacks at least (default half of this\n"
+    "               machine's memory; 0: no bound)\n"
     "\n";
 
 static const char dot_tail[] =
@@ -31,7 +36,7 @@ static const char dot_tail[] =
     "Full reference: docs/CLI.md, section \"dot\".\n";
 
 /* dot's option that takes a value (ces_tool_load). */
-static const char *const dot_valued[] = {"-o", "--max-seconds", NULL};
+static const char *const dot_valued[] = {"-o", "--max-seconds", "--max-memory", NULL};
 
 /* -o's file (NULL: standard output) and the schedule's (not to be it). */
 struct dot_args {
@@ -39,6 +44,8 @@ struct dot_args {
     struct ces_ctx *ctx; /* for the temporary file's error */
     double t0;           /* the command's start: --max-seconds counts from it */
     double max_seconds;  /* 0: none */
+    uint64_t max_memory; /* 0: none */
+    bool memory_given;   /* --max-memory: else the default bound */
 };
 
 /* What ces_dot_write needs for the last -o's file, judged once every
@@ -73,6 +80,10 @@ static int dot_opt(void *ud, const char *opt, const char *v)
 
     if (opt != NULL && strcmp(opt, "--max-seconds") == 0)
         return ces_tool_seconds("dot", opt, v, &a->max_seconds);
+    if (opt != NULL && strcmp(opt, "--max-memory") == 0) { /* 0: no bound */
+        a->memory_given = true;
+        return ces_tool_size("dot", opt, v, 0, UINT64_MAX, NULL, &a->max_memory);
+    }
     if (opt != NULL) {
         a->out = v;
         return ces_tool_value("dot", opt, v, "a file name");
@@ -108,11 +119,41 @@ static int dot_stopped(const struct dot_args *a, const char *why)
     return CES_EXIT_INCOMPLETE;
 }
 
+/* The lines and exit status of a picture that the memory bound stopped,
+ * as check --dot says them: its text and tables past the bound (rc not
+ * CES_ERR_LIMIT), or Graphviz out of the `left` bytes it had (at least
+ * ces_dot_memory_floor); nothing left in OUT's place, exit 3. */
+static int dot_memory_stopped(const struct dot_args *a, int rc, uint64_t left)
+{
+    const char *what = a->out != NULL ? a->out : "the dot text";
+    char bound[24], rest[24];
+
+    ces_sim_fmt_bytes(bound, sizeof(bound), a->max_memory);
+    if (rc != CES_ERR_LIMIT) {
+        ces_tool_say("dot: %s not written: its text and tables would pass the memory bound of "
+                     "%s", what, bound);
+    } else if (left < ces_dot_memory_floor()) {
+        ces_sim_fmt_bytes(rest, sizeof(rest), ces_dot_memory_floor());
+        ces_tool_say("dot: %s not written: Graphviz ran out of the %s of memory that it gets "
+                     "however small the bound (of %s)", what, rest, bound);
+    } else {
+        ces_sim_fmt_bytes(rest, sizeof(rest), left);
+        ces_tool_say("dot: %s not written: Graphviz ran out of the %s of memory that the bound "
+                     "of %s left it beside the dot text", what, rest, bound);
+    }
+    if (!a->memory_given)
+        ces_tool_say("dot: (the default bound, half of this machine's memory; --max-memory "
+                     "sets another, 0 none)");
+    return CES_EXIT_INCOMPLETE;
+}
+
 int ces_cmd_dot(int argc, char **argv)
 {
-    struct ces_ctx *ctx = NULL;
+    struct ces_ctx *ctx = NULL, *pctx = NULL; /* pctx: the picture's, counted in mem */
     struct ces_graph *g = NULL;
-    struct dot_args a = {NULL, ces_tool_input_read(argc, argv, dot_valued), NULL, ces_now(), 0};
+    struct dot_args a = {NULL, ces_tool_input_read(argc, argv, dot_valued), NULL, ces_now(), 0,
+                         0, false};
+    struct ces_tool_pic_mem mem;
     struct ces_dot_bounds b;
     char *text = NULL;
     size_t len = 0;
@@ -136,28 +177,44 @@ int ces_cmd_dot(int argc, char **argv)
                  ces_ctx_last_error(ctx));
         ec = dot_stopped(&a, why);
     }
-    ces_tool_dot_bounds(&b, a.max_seconds > 0 ? a.t0 + a.max_seconds : 0, 0);
+    if (!a.memory_given)
+        a.max_memory = ces_tool_default_memory();
+    if (ec == CES_EXIT_OK) {
+        pctx = ces_tool_pic_ctx(a.max_memory, &mem);
+        if (pctx == NULL)
+            ec = ces_tool_fail("out of memory");
+    }
     if (ec == CES_EXIT_OK) {
         struct ces_dot_size size;
-        int rc = ces_dot_emit_sized(ctx, g, NULL, NULL, &text, &len, &size, b.deadline);
+        int rc = ces_dot_emit_sized(pctx, g, NULL, NULL, &text, &len, &size,
+                                    a.max_seconds > 0 ? a.t0 + a.max_seconds : 0);
+        /* Graphviz may take what the text leaves of the bound, and at least
+         * ces_dot_memory_floor */
+        uint64_t left = mem.limit > mem.held ? mem.limit - mem.held : 1;
 
+        ces_tool_dot_bounds(&b, a.max_seconds > 0 ? a.t0 + a.max_seconds : 0,
+                            mem.limit > 0 ? left : 0);
         if (rc == CES_OK && a.out != NULL)
             ces_tool_dot_note("dot", ces_tool_dot_ops(g), &size, a.out);
         if (rc == CES_OK && (a.out == NULL || strcmp(ces_dot_format(a.out), "dot") == 0))
             ces_tool_dot_text_note("dot", ces_tool_dot_ops(g), len, a.out);
 
         if (rc == CES_OK && a.out != NULL)
-            rc = ces_dot_write_by(ctx, text, a.out, &b);
+            rc = ces_dot_write_by(pctx, text, a.out, &b);
         else if (rc == CES_OK)
             fwrite(text, 1, len, stdout);
-        if (rc == CES_ERR_TIMEOUT)
-            ec = dot_stopped(&a, ces_ctx_last_error(ctx));
+        if (rc == CES_ERR_LIMIT || (rc != CES_OK && mem.over))
+            ec = dot_memory_stopped(&a, rc, left);
+        else if (rc == CES_ERR_TIMEOUT)
+            ec = dot_stopped(&a, ces_ctx_last_error(pctx));
         else if (rc != CES_OK)
-            ec = ces_tool_fail("dot: %s", ces_ctx_last_error(ctx));
+            ec = ces_tool_fail("dot: %s", ces_ctx_last_error(pctx));
         else if (a.out != NULL)
             ces_tool_say("wrote %s", a.out);
     }
-    ces_free(ctx, text);
+    if (pctx != NULL)
+        ces_free(pctx, text);
+    ces_ctx_destroy(pctx);
     ces_graph_destroy(g);
     ces_ctx_destroy(ctx);
     return ec;

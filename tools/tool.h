@@ -272,6 +272,29 @@ void ces_tool_dot_note(const char *cmd, uint64_t ops, const struct ces_dot_size 
 #define CES_TOOL_DOT_STALL_SECONDS 60.0
 _Static_assert((int)CES_TOOL_DOT_STALL_SECONDS == 60, "dot's and check's help say 60 s");
 
+/* The memory bound of check and dot where --max-memory is not given: half
+ * of this machine's memory, so that a search or a picture too large for it
+ * ends with a line that says so instead of being killed or swapping (0
+ * when unknown: no bound). */
+uint64_t ces_tool_default_memory(void);
+
+/* What a picture holds (its dot text and the tables that make it, in a
+ * context of its own: ces_tool_pic_ctx), counted against --max-memory as
+ * a search's model and states are: each block starts with its size, and
+ * one that would take `held` past `limit` (0: no bound) is refused, `over`
+ * set; the picture then fails as out of memory, which check --dot and dot
+ * say as the bound (check's 109 MiB of text for 16 ranks of 'phase eager
+ * x30000' were written under --max-memory 50M). */
+struct ces_tool_pic_mem {
+    uint64_t limit, held;
+    bool over;
+};
+
+/* A context whose allocations are counted in *m under `limit` bytes (0:
+ * none; the context itself among them, not refused); NULL where it cannot
+ * be made. */
+struct ces_ctx *ces_tool_pic_ctx(uint64_t limit, struct ces_tool_pic_mem *m);
+
 struct ces_dot_bounds;
 
 /* The bounds that dot and check write a picture under, and bench its

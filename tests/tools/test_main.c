@@ -128,7 +128,7 @@ static void test_help_lists_every_option(void **state)
     } cmds[] = {
         {"print", BUILDER "-o x.ces --expand", "--explain"},
         {"validate", BUILDER "--kind h200 --model m", ""},
-        {"dot", BUILDER "-o x.dot --max-seconds 1", ""},
+        {"dot", BUILDER "-o x.dot --max-seconds 1 --max-memory 1M", ""},
         {"check", BUILDER "--max-states 1 --max-seconds 1 --max-depth 1 --max-memory 1M "
                   "--no-reduction --first --random 1 --seed 1 --replay 0 --fault drop:r0.s0#0 "
                   "--abort --queues 0 --queue-sweep --fault-sweep --dot x.dot --json --quiet "
@@ -1396,7 +1396,7 @@ static void test_dot_outputs(void **state)
 {
     static const char usage[] = "usage: cesync dot [SCHEDULE] [builder options] "
                                 "[-o OUT.svg|OUT.png|OUT.dot|-]\n"
-                                "                  [--max-seconds S]\n\n";
+                                "                  [--max-seconds S] [--max-memory BYTES]\n\n";
     char *out, *same, *dir = ces_test_tmpdir(), path[256];
 
     (void)state;
@@ -1419,6 +1419,50 @@ static void test_dot_outputs(void **state)
     assert_string_equal(same, out);
     free(same);
     free(out);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* `cesync dot --max-memory`: a picture whose text and tables pass the
+ * bound (the 64-rank alltoall, about 1.4 MiB of dot text, under 100K) is
+ * not written, a line says so, exit 3 as check's bounds, and -o's file
+ * keeps what it held; standard output gets nothing.  Under a bound that
+ * holds it (10M) it is drawn.  dot had no memory bound at all (a
+ * self-counter of 16,000 values in a graph of 3 took 9.4 GB; exit 2 for
+ * the option). */
+static void test_dot_memory_bound(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, path[256];
+    FILE *f;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/a.dot", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    assert_true(fputs("old\n", f) >= 0);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(ces_test_tool(dir, "dot alltoall --ranks 64 --max-memory 100K -o a.dot",
+                                   &out), 3);
+    assert_string_equal(out, "cesync: dot: a.dot not written: its text and tables would pass "
+                             "the memory bound of 100.0 KiB\n");
+    free(out);
+    out = ces_test_read_file(path, NULL);
+    assert_string_equal(out, "old\n");
+    free(out);
+    ces_test_tool_says("dot alltoall --ranks 64 --max-memory 100K 2>&1", 3,
+                       "cesync: dot: the dot text not written: its text and tables would pass "
+                       "the memory bound of 100.0 KiB\n");
+    assert_int_equal(ces_test_tool(dir, "dot alltoall --ranks 64 --max-memory 10M -o a.dot",
+                                   &out), 0);
+    assert_string_equal(out, "cesync: wrote a.dot\n");
+    free(out);
+    out = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(out, "digraph cesync {\n"));
+    assert_true(strlen(out) > 1000000);
+    free(out);
+    ces_test_tool_says("dot barrier --max-memory 1X", 2,
+                       "cesync: dot: --max-memory expects a size in 0..18446744073709551615 "
+                       "(suffixes K M G), not '1X'\n");
     assert_int_equal(unlink(path), 0);
     assert_int_equal(rmdir(dir), 0);
 }
@@ -1609,6 +1653,7 @@ int main(void)
         cmocka_unit_test(test_dot_outputs),
         cmocka_unit_test(test_dot_text_large),
         cmocka_unit_test(test_dot_pipe_bound),
+        cmocka_unit_test(test_dot_memory_bound),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
         cmocka_unit_test(test_run_probe_fork_fails),
