@@ -74,6 +74,12 @@ struct dot_ow {
     bool later;
 };
 
+/* A write's value and its place in o->w, to find a slot's writes by value. */
+struct dot_wv {
+    uint64_t value;
+    size_t i;
+};
+
 /* A process's waits into a slot, as they need writes of other processes
  * (o->need): each wait whose process's latest write into the slot before
  * it (program order) fails it, or that has none, passes on a write of
@@ -156,12 +162,20 @@ struct dot_order {
     size_t *group;     /* [nproc + 1]: the starts of one slot's writes per process */
     size_t *last;      /* [2 * nproc]: that process's latest write before the wait, or
                         * SIZE_MAX; then keep_nearest's writes */
-    size_t *fail;      /* [events]: keep_nearest's wait's writes that may fail it (fail_runs),
-                        * by process and place */
-    size_t *frun;      /* [2 * nproc + 1]: the starts of fail's runs per process (nfrun of
-                        * them, then its end), and then of each its first of a later replay
-                        * (dot_ow.later), or the run's end */
+    struct dot_wv *wv; /* [nw]: each slot's writes (at its places in o->w) by value */
+    size_t *wsame;     /* [nw]: the first of w[i]'s process's writes into its slot after
+                        * w[i] of another value, or the end of them */
+    size_t *wrun;      /* [nw]: the first after w[i] of those writes whose value is below
+                        * the one before it, or their end */
+    size_t *wlater;    /* [nw]: the first of those writes at or after w[i] of a later
+                        * replay (dot_ow.later), or their end */
+    size_t *frun;      /* [2 * nproc + 1]: of each of slot_writes' runs, where the writes
+                        * that may fail keep_nearest's wait end (fail_runs: those before it
+                        * that run), and from nproc + 1 on the first of them that fails it
+                        * of a later replay (fail_later; SIZE_MAX: not yet found) */
     uint32_t nfrun;
+    const struct ces_op *fwt; /* fail_runs' wait, and its width */
+    uint32_t fwidth;
     const struct ces_graph *g;
     const struct dot_ev *y; /* slot_overwritten's wait */
     uint32_t y_first;  /* of y of a later replay (dot_ev.later), its first replay's place */
@@ -175,10 +189,12 @@ struct dot_order {
     bool late;
 };
 
-/* A wait's condition: its compare and value (u32 `>=`: the low 32 bits). */
+/* A wait's condition: its compare and value (u32 `>=`: the low 32 bits),
+ * and its place in st->waits. */
 struct dot_wval {
     uint32_t cmp;
     uint64_t value;
+    size_t at;
 };
 
 /* Overlay per node, filled from the marks. */
@@ -203,6 +219,8 @@ struct dot_state {
     size_t cross; /* write -> wait and data edges emitted */
     struct ces_vec waits; /* struct dot_wait, sorted by slot */
     struct ces_vec wvals; /* struct dot_wval: waits[i]'s group sorted by condition */
+    struct ces_vec bvals; /* struct dot_wval: waits[i]'s group's block's, sorted likewise */
+    size_t *hits;         /* [waits]: the waits a write satisfies (signal_edges) */
     struct ces_vec kept;  /* struct dot_pair, sorted: the pairs within blocks drawn (skip_near) */
     size_t nsame, nfar;   /* write -> wait pairs within one block / across blocks */
     size_t nnear;         /* pairs within one block not among those kept */
@@ -916,6 +934,7 @@ static int cmp_block(const void *x, const void *y)
     return a->ref.block < b->ref.block ? -1 : a->ref.block > b->ref.block;
 }
 
+/* Conditions by compare and value. */
 static int cmp_wval(const void *x, const void *y)
 {
     const struct dot_wval *a = x, *b = y;
@@ -923,6 +942,22 @@ static int cmp_wval(const void *x, const void *y)
     if (a->cmp != b->cmp)
         return a->cmp < b->cmp ? -1 : 1;
     return a->value < b->value ? -1 : a->value > b->value;
+}
+
+/* Conditions by compare and value, then place. */
+static int cmp_wval_at(const void *x, const void *y)
+{
+    const struct dot_wval *a = x, *b = y;
+    int c = cmp_wval(x, y);
+
+    return c != 0 ? c : a->at < b->at ? -1 : a->at > b->at;
+}
+
+static int cmp_size(const void *x, const void *y)
+{
+    const size_t *a = x, *b = y;
+
+    return *a < *b ? -1 : *a > *b;
 }
 
 /* The first of the n sorted items (size bytes each) that cmp does not put
@@ -965,7 +1000,7 @@ static size_t block_bound(const struct dot_wait *w, size_t n, uint32_t b, bool u
 static size_t wval_bound(const struct dot_wval *v, size_t n, uint32_t cmp, uint64_t value,
                          bool upper)
 {
-    struct dot_wval key = {cmp, value};
+    struct dot_wval key = {cmp, value, 0};
 
     return bound(v, n, sizeof(*v), &key, cmp_wval, upper);
 }
@@ -992,8 +1027,41 @@ static size_t holds_count(const struct dot_wval *v, size_t n, uint32_t width, ui
     }
 }
 
+/* Puts into r[0..2k) the k (up to 3) ranges of the conditions v[0:n) (one
+ * slot's, or one block's of it, sorted) that a write of `value` satisfies,
+ * as holds_count counts them; k. */
+static uint32_t holds_ranges(const struct dot_wval *v, size_t n, uint32_t width, uint64_t value,
+                             size_t *r)
+{
+    size_t g0 = wval_bound(v, n, CES_CMP_GEQ, 0, false);
+
+    r[0] = wval_bound(v, n, CES_CMP_EQ, value, false);
+    r[1] = wval_bound(v, n, CES_CMP_EQ, value, true);
+    if (width != CES_U32) {
+        r[2] = g0;
+        r[3] = wval_bound(v, n, CES_CMP_GEQ, value, true);
+        return 2;
+    }
+    {
+        uint32_t hi = (uint32_t)value, lo = hi - (UINT32_C(1) << 31) + 1;
+        size_t upto_hi = wval_bound(v, n, CES_CMP_GEQ, hi, true);
+        size_t from_lo = wval_bound(v, n, CES_CMP_GEQ, lo, false);
+
+        if (lo <= hi) {
+            r[2] = from_lo;
+            r[3] = upto_hi;
+            return 2;
+        }
+        r[2] = from_lo; /* the window wraps: [lo, 2^32) and [0, hi] */
+        r[3] = wval_bound(v, n, CES_CMP_GEQ, UINT64_MAX, true);
+        r[4] = g0;
+        r[5] = upto_hi;
+        return 3;
+    }
+}
+
 /* Every wait, sorted by slot, into st->waits, and each slot's conditions,
- * sorted, into st->wvals. */
+ * sorted, into st->wvals, and those of each of its blocks into st->bvals. */
 static int collect_waits(struct dot_state *st)
 {
     const struct ces_graph *g = st->g;
@@ -1026,18 +1094,31 @@ static int collect_waits(struct dot_state *st)
     for (size_t i = 0; i < st->waits.len && rc == CES_OK; i++) {
         const struct dot_wait *w = &CES_VEC_AT(&st->waits, struct dot_wait, i);
         const struct ces_op *op = op_at(g, w->ref);
-        struct dot_wval v = {op->cmp, op->value};
+        struct dot_wval v = {op->cmp, op->value, i};
 
         if (v.cmp == CES_CMP_GEQ && ces_graph_signal(g, w->sig).width == CES_U32)
             v.value = (uint32_t)v.value;
         rc = ces_vec_push(st->ctx, &st->wvals, sizeof(v), &v);
+        if (rc == CES_OK)
+            rc = ces_vec_push(st->ctx, &st->bvals, sizeof(v), &v);
     }
     for (size_t i = 0, j; i < st->waits.len && rc == CES_OK; i = j) {
         const struct dot_wait *w = st->waits.data;
 
         j = key_bound(w, st->waits.len, w[i].sig, w[i].rank, w[i].idx, true);
         qsort(&CES_VEC_AT(&st->wvals, struct dot_wval, i), j - i, sizeof(struct dot_wval),
-              cmp_wval);
+              cmp_wval_at);
+        /* the slot's waits by block: each block's conditions */
+        for (size_t k = i, m; k < j; k = m) {
+            m = k + block_bound(w + k, j - k, w[k].ref.block, true);
+            qsort(&CES_VEC_AT(&st->bvals, struct dot_wval, k), m - k, sizeof(struct dot_wval),
+                  cmp_wval_at);
+        }
+    }
+    if (rc == CES_OK) {
+        st->hits = ces_malloc(st->ctx, (st->waits.len > 0 ? st->waits.len : 1) *
+                                           sizeof(*st->hits));
+        rc = st->hits != NULL ? CES_OK : CES_ERR_NOMEM;
     }
     return rc;
 }
@@ -1534,7 +1615,28 @@ static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
         else
             other = max_u32(other, ow_clock(o, l)[q]);
     }
-    for (i = ow_at(o->w, o->group[g], o->group[g + 1], q, from); i < o->group[g + 1]; i++) {
+    i = ow_at(o->w, o->group[g], o->group[g + 1], q, from);
+    if (wt->cmp == CES_CMP_EQ) { /* those of its value alone, by o->wv */
+        size_t lo = o->group[0], hi = o->group[ng];
+
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            const struct dot_wv *m = &o->wv[mid];
+
+            if (m->value < wt->value || (m->value == wt->value && m->i < i))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < o->group[ng] && o->wv[lo].value == wt->value &&
+               o->wv[lo].i < o->group[g + 1];
+             lo++) {
+            if (o->w[o->wv[lo].i].pos >= other || later_past(o, g, ng, o->wv[lo].i))
+                return o->wv[lo].i;
+        }
+        return SIZE_MAX;
+    }
+    for (; i < o->group[g + 1]; i++) {
         if ((o->w[i].pos >= other || later_past(o, g, ng, i)) &&
             ces_wait_holds(width, wt->cmp, o->w[i].value, wt->value))
             return i;
@@ -1650,6 +1752,117 @@ static bool first_before(const struct dot_order *o, const uint32_t *c, const str
     return w->later ? past_event(o, c, w->proc, w->pos) : c[w->proc] > w->pos;
 }
 
+/* The first of a slot's writes by value, o->wv[lo..hi), of a value at or
+ * above v (upper: above it). */
+static size_t wv_bound(const struct dot_order *o, size_t lo, size_t hi, uint64_t v, bool upper)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (o->wv[mid].value < v || (upper && o->wv[mid].value == v))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The writes w[ch->wlo..ch->whi) but w[ch->own..ch->end) whose value a
+ * wait of chain ch passes on (chain_holds), as writes_left takes them:
+ * of each of its conditions (up to 2) the ranges of o->wv of the values it
+ * passes on (a u32 `>=` two where its 2^31 values wrap), a write of the
+ * second's that the first passes on left to the first's; of more
+ * conditions (any value) every write, in place order (`all`). */
+struct dot_wit {
+    size_t r[8]; /* ranges of o->wv: [r[2k], r[2k + 1]) */
+    uint32_t cond[4], nr, k;
+    size_t at;
+    bool all;
+};
+
+/* Adds to it the ranges of o->wv[lo..hi) (a slot's) whose values a wait of
+ * compare cmp and value v (width `width`) passes on, as ces_wait_holds
+ * judges (values of a u32 slot are below 2^32: the graph's are taken
+ * modulo 2^32), of condition c. */
+static void wit_ranges(const struct dot_order *o, struct dot_wit *it, size_t lo, size_t hi,
+                       uint32_t width, uint32_t cmp, uint64_t v, uint32_t c)
+{
+    const uint64_t half = UINT64_C(1) << 31, top = UINT64_C(1) << 32;
+    size_t *r = &it->r[2 * it->nr];
+
+    if (cmp == CES_CMP_EQ) {
+        r[0] = wv_bound(o, lo, hi, v, false);
+        r[1] = wv_bound(o, r[0], hi, v, true);
+    } else if (width != CES_U32 || (hi > lo && o->wv[hi - 1].value >= top)) {
+        r[0] = width != CES_U32 ? wv_bound(o, lo, hi, v, false) : lo;
+        r[1] = hi;
+    } else {
+        uint64_t v32 = (uint32_t)v;
+
+        r[0] = wv_bound(o, lo, hi, v32, false);
+        r[1] = v32 + half <= top ? wv_bound(o, r[0], hi, v32 + half, false) : hi;
+        if (v32 + half > top) { /* and [0, v32 + 2^31 - 2^32) */
+            it->cond[it->nr++] = c;
+            r += 2;
+            r[0] = lo;
+            r[1] = wv_bound(o, lo, hi, v32 + half - top, false);
+        }
+    }
+    it->cond[it->nr++] = c;
+}
+
+/* The next write of it (wit_first), SIZE_MAX past the last. */
+static size_t wit_next(struct dot_order *o, const struct dot_chain *ch, uint32_t width,
+                       struct dot_wit *it)
+{
+    if (it->all) {
+        size_t i = it->at;
+
+        if (i >= ch->whi)
+            return SIZE_MAX;
+        it->at = i + 1 == ch->own ? ch->end : i + 1;
+        return i;
+    }
+    while (it->k < it->nr) {
+        size_t i;
+
+        if (it->at >= it->r[2 * it->k + 1]) {
+            if (++it->k < it->nr)
+                it->at = it->r[2 * it->k];
+            continue;
+        }
+        i = o->wv[it->at++].i;
+        if (i >= ch->own && i < ch->end) {
+            o->work++;
+            continue;
+        }
+        if (it->cond[it->k] == 1 &&
+            ces_wait_holds(width, ch->cmp[0], o->w[i].value, ch->value[0])) {
+            o->work++;
+            continue;
+        }
+        return i;
+    }
+    return SIZE_MAX;
+}
+
+/* The first write of chain ch's that writes_left takes (dot_wit), into it;
+ * SIZE_MAX where none. */
+static size_t wit_first(struct dot_order *o, const struct dot_chain *ch, uint32_t width,
+                        struct dot_wit *it)
+{
+    memset(it, 0, sizeof(*it));
+    it->all = ch->ncond > 2;
+    if (it->all) {
+        it->at = ch->wlo == ch->own ? ch->end : ch->wlo;
+        return wit_next(o, ch, width, it);
+    }
+    for (uint32_t c = 0; c < ch->ncond; c++)
+        wit_ranges(o, it, ch->wlo, ch->whi, width, ch->cmp[c], ch->value[c], c);
+    it->at = it->nr > 0 ? it->r[0] : 0;
+    return wit_next(o, ch, width, it);
+}
+
 /* How the writes w[ch->wlo..ch->whi) but w[ch->own..ch->end) that a wait
  * of chain ch's conditions (chain_holds), event x of width `width`, may
  * pass on, `have` more counted before them, compare with `need`: a later
@@ -1669,6 +1882,7 @@ static int writes_left(struct dot_order *o, const struct ces_graph *g, const str
 {
     bool later = false; /* a later replay's counted */
     bool one = false;   /* one before x's first replay counted */
+    struct dot_wit it;
 
     if (first != NULL) {
         one = have > 0 && first->f == SIZE_MAX;
@@ -1677,8 +1891,8 @@ static int writes_left(struct dot_order *o, const struct ces_graph *g, const str
 
     for (int pass = 0; pass < (raise != NULL || (anchor != UINT32_MAX && later) ? 2 : 1);
          pass++) {
-        for (size_t i = ch->wlo == ch->own ? ch->end : ch->wlo; i < ch->whi && have <= need;
-             i = i + 1 == ch->own ? ch->end : i + 1) {
+        for (size_t i = wit_first(o, ch, width, &it); i != SIZE_MAX && have <= need;
+             i = wit_next(o, ch, width, &it)) {
             const struct dot_ow *w = &o->w[i];
             size_t at = o->off[w->proc] + w->pos;
 
@@ -1749,15 +1963,35 @@ static int replays_left(struct dot_order *o, const struct ces_graph *g, const st
     struct dot_first first;
     int left;
 
-    o->work += hi - lo;
-    for (size_t i = lo; i < hi && need < reps; i++) {
-        const struct dot_ow *w = &o->w[i];
+    /* of x's process and its rank's other linked ones, their writes of x's
+     * block (a process's writes by place, so by block) */
+    for (size_t i = lo, end; i < hi && need < reps; i = end) {
+        uint32_t q = o->w[i].proc;
+        size_t b0, b1;
 
-        if (w->block != x->ref.block || ces_wait_holds(width, wt->cmp, w->value, wt->value))
+        o->work++;
+        end = ow_at(o->w, i, hi, q, UINT32_MAX);
+        if (q != x->proc &&
+            !(o->linked[q] && o->ev[o->off[q]].ref.rank == x->ref.rank))
             continue;
-        if (w->proc == x->proc)
+        for (b0 = i, b1 = end; b0 < b1;) {
+            size_t mid = b0 + (b1 - b0) / 2;
+
+            if (o->w[mid].block < x->ref.block)
+                b0 = mid + 1;
+            else
+                b1 = mid;
+        }
+        for (; b0 < end && o->w[b0].block == x->ref.block; b0++) {
+            o->work++;
+            if (!ces_wait_holds(width, wt->cmp, o->w[b0].value, wt->value))
+                break;
+        }
+        if (b0 == end || o->w[b0].block != x->ref.block)
+            continue;
+        if (q == x->proc)
             need = reps;
-        else if (o->linked[w->proc] && o->ev[o->off[w->proc]].ref.rank == x->ref.rank)
+        else
             need = need > (reps + 1) / 2 ? need : (reps + 1) / 2;
     }
     xlo = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, false);
@@ -2159,6 +2393,51 @@ static int keep_pair(struct dot_state *st, const struct dot_order *o, const stru
     return ces_vec_push(st->ctx, &st->kept, sizeof(p), &p);
 }
 
+/* The first of writes w[i..cut) (of one process into a slot, by place)
+ * whose value fail_runs' wait fails; cut where none.  A run of one value
+ * (o->wsame) is passed over whole for `==`, and for `>=` a run of rising
+ * values (o->wrun) up to where its values pass the wait's 2^31 (u32) or
+ * whole (u64: all at or above one it passes on). */
+static size_t fail_next(struct dot_order *o, size_t i, size_t cut)
+{
+    const struct ces_op *wt = o->fwt;
+    uint32_t width = o->fwidth;
+
+    while (i < cut) {
+        const struct dot_ow *w = &o->w[i];
+        size_t end;
+
+        o->work++;
+        if (!ces_wait_holds(width, wt->cmp, w->value, wt->value))
+            return i;
+        if (wt->cmp == CES_CMP_EQ) {
+            i = o->wsame[i];
+            continue;
+        }
+        end = o->wrun[i] < cut ? o->wrun[i] : cut;
+        if (width != CES_U32) {
+            i = end;
+            continue;
+        }
+        { /* those of (i, end) within 2^31 - d above w's value pass, as it does */
+            uint64_t room = (UINT64_C(1) << 31) - (uint32_t)((uint32_t)w->value -
+                                                             (uint32_t)wt->value);
+            size_t lo = i + 1, hi = end;
+
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+
+                if (o->w[mid].value - w->value < room)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            i = lo;
+        }
+    }
+    return cut;
+}
+
 /* Whether write w[i] comes after wait event x in every execution: after
  * it, and where x stands for the later replays' waits too (dot_ev.later),
  * which may come before a write of another process that comes after the
@@ -2173,91 +2452,136 @@ static bool after_wait(const struct dot_order *o, const struct dot_ev *x, size_t
                                     past_event(o, wc, x->proc, x->pos));
 }
 
-/* Collects in o->fail the writes into `slot` whose value fails wait `wt`
- * (event x, width `width`) that are not known to run in no execution or to
- * come after the wait (after_wait), and in o->frun their runs per process
- * (fails_between). */
-static void fail_runs(struct dot_order *o, const struct dot_ow *slot, const struct dot_ev *x,
-                      const struct ces_op *wt, uint32_t width)
-{
-    size_t lo = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, false);
-    size_t hi = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, true), n = 0;
-    size_t *later = o->frun + o->nproc + 1;
-
-    o->nfrun = 0;
-    o->next_fail = SIZE_MAX;
-    for (size_t i = lo; i < hi; i++) {
-        const struct dot_ow *v = &o->w[i];
-
-        o->work++;
-        if (ces_wait_holds(width, wt->cmp, v->value, wt->value) ||
-            o->dead[o->off[v->proc] + v->pos])
-            continue;
-        if (after_wait(o, x, i)) {
-            if (o->next_fail == SIZE_MAX && x->later && v->later && v->proc == x->proc &&
-                v->block == x->ref.block && ces_graph_block(o->g, v->block).reps > 2)
-                o->next_fail = i;
-            continue;
-        }
-        if (n == 0 || o->w[o->fail[n - 1]].proc != v->proc) {
-            o->frun[o->nfrun] = n;
-            later[o->nfrun++] = SIZE_MAX;
-        }
-        if (v->later && later[o->nfrun - 1] == SIZE_MAX)
-            later[o->nfrun - 1] = n;
-        o->fail[n++] = i;
-    }
-    o->frun[o->nfrun] = n;
-    for (uint32_t r = 0; r < o->nfrun; r++)
-        later[r] = later[r] == SIZE_MAX ? o->frun[r + 1] : later[r];
-}
-
-/* The first of o->fail[lo..hi) (one process's, by place) at or after place
- * `pos`. */
-static size_t fail_at(const struct dot_order *o, size_t lo, size_t hi, uint32_t pos)
+/* The first of writes w[lo..hi) (one process's into a slot, by place) that
+ * runs in no execution (o->dead) or, with `after`, comes after wait event
+ * x (after_wait); hi where none.  Both hold of every later write of the
+ * process once they hold of one: a process's clocks do not fall from one
+ * event to the next, and one after a dead event is dead. */
+static size_t fail_cut(struct dot_order *o, const struct dot_ev *x, size_t lo, size_t hi,
+                       bool after)
 {
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
+        const struct dot_ow *w = &o->w[mid];
 
-        if (o->w[o->fail[mid]].pos < pos)
-            lo = mid + 1;
-        else
+        o->work++;
+        if (o->dead[o->off[w->proc] + w->pos] || (after && after_wait(o, x, mid)))
             hi = mid;
+        else
+            lo = mid + 1;
     }
     return lo;
 }
 
-/* Whether one of o->fail's writes (fail_runs: whose value fails the wait,
- * which may run before it) may land after write w[p] and before write w[j]
- * (SIZE_MAX: at any time after w[p]), so that the wait's condition,
- * holding since w[p], fails again and w[j] may be what lets it pass: one
- * not known to come before w[p] (one of a later replay, dot_ow.later,
- * whose later replays may come after w[p], only where it is of w[p]'s
- * process and before it) or after w[j] (where w[j] is of no later
- * replay, whose later replays may come after it).  Of each process's, the
- * first not before w[p] alone: a process's events come after its earlier
- * ones, so where that one comes after w[j], so do the others. */
+/* The first of process q's writes w[i..hi) (by place) of a block after
+ * w[i]'s. */
+static size_t block_next(const struct dot_order *o, size_t i, size_t hi)
+{
+    uint32_t b = o->w[i].block;
+
+    while (i < hi) {
+        size_t mid = i + (hi - i) / 2;
+
+        if (o->w[mid].block <= b)
+            i = mid + 1;
+        else
+            hi = mid;
+    }
+    return i;
+}
+
+/* Readies fails_between for wait `wt` (event x, width `width`), its slot's
+ * writes split by slot_writes into ng runs: of each run, where those end
+ * that may fail the wait (o->frun): its writes that run in some execution
+ * and are not known to come after the wait (after_wait), a beginning of
+ * the run (fail_cut); and o->next_fail.  Those whose value fails the wait
+ * are found as fails_between asks (fail_next). */
+static void fail_runs(struct dot_order *o, const struct dot_ev *x, const struct ces_op *wt,
+                      uint32_t width, uint32_t ng)
+{
+    o->fwt = wt;
+    o->fwidth = width;
+    o->nfrun = ng;
+    o->next_fail = SIZE_MAX;
+    for (uint32_t t = 0; t < ng; t++) {
+        size_t lo = o->group[t], hi = o->group[t + 1], s, e, ca, cd;
+
+        o->frun[t] = fail_cut(o, x, lo, hi, true);
+        o->frun[o->nproc + 1 + t] = SIZE_MAX;
+        if (o->w[lo].proc != x->proc || !x->later ||
+            ces_graph_block(o->g, x->ref.block).reps <= 2)
+            continue;
+        /* its own process's of the wait's block's later replays, after the
+         * wait (from ca) and running in some execution (before cd) */
+        s = later_first(o, lo, hi, x->ref.block);
+        if (s == hi || !o->w[s].later || o->w[s].block != x->ref.block)
+            continue;
+        e = block_next(o, s, hi);
+        ca = o->frun[t];
+        cd = fail_cut(o, x, ca, hi, false);
+        s = s > ca ? s : ca;
+        e = e < cd ? e : cd;
+        s = fail_next(o, s, e);
+        if (s < e)
+            o->next_fail = s;
+    }
+}
+
+/* The first write of run t's that may fail fail_runs' wait (before
+ * o->frun[t]) and fails it, of a later replay (dot_ow.later); o->frun[t]
+ * where none.  Kept once found. */
+static size_t fail_later(struct dot_order *o, uint32_t t)
+{
+    size_t cut = o->frun[t], *kept = &o->frun[o->nproc + 1 + t], i;
+
+    if (*kept != SIZE_MAX)
+        return *kept;
+    for (i = o->wlater[o->group[t]]; i < cut;) { /* each block's later replay's */
+        size_t end = block_next(o, i, cut), k = fail_next(o, i, end);
+
+        if (k < end) {
+            *kept = k;
+            return k;
+        }
+        i = end < cut ? o->wlater[end] : cut;
+    }
+    *kept = cut;
+    return cut;
+}
+
+/* Whether a write whose value fails fail_runs' wait, not known to run in no
+ * execution or to come after the wait, may land after write w[p] and
+ * before write w[j] (SIZE_MAX: at any time after w[p]), so that the
+ * wait's condition, holding since w[p], fails again and w[j] may be what
+ * lets it pass: one not known to come before w[p] (one of a later replay,
+ * dot_ow.later, whose later replays may come after w[p], only where it is
+ * of w[p]'s process and before it) or after w[j] (where w[j] is of no
+ * later replay, whose later replays may come after it).  Of each
+ * process's, the first not before w[p] alone: a process's events come
+ * after its earlier ones, so where that one comes after w[j], so do the
+ * others. */
 static bool fails_between(struct dot_order *o, size_t p, size_t j)
 {
     const struct dot_ow *wp = &o->w[p], *wj = j != SIZE_MAX ? &o->w[j] : NULL;
     const uint32_t *pc = ow_clock(o, p);
-    const size_t *later = o->frun + o->nproc + 1;
 
-    for (uint32_t r = 0; r < o->nfrun; r++) {
-        size_t lo = o->frun[r], hi = o->frun[r + 1], k;
-        uint32_t q = o->w[o->fail[lo]].proc;
+    for (uint32_t t = 0; t < o->nfrun; t++) {
+        size_t lo = o->group[t], cut = o->frun[t], k, l;
+        uint32_t q = o->w[lo].proc;
 
         o->work++;
+        if (lo == cut)
+            continue;
         if (q == wp->proc) { /* past w[p]: of a later replay, or after its clock */
-            for (k = fail_at(o, lo, hi, wp->pos);
-                 k < hi && !o->w[o->fail[k]].later && pc[q] > o->w[o->fail[k]].pos; k++)
-                o->work++;
-        } else if (later[r] < hi && pc[q] > o->w[o->fail[later[r]]].pos) {
-            k = later[r]; /* of a later replay, before its clock */
+            for (k = fail_next(o, ow_at(o->w, lo, cut, q, wp->pos), cut);
+                 k < cut && !o->w[k].later && pc[q] > o->w[k].pos; k = fail_next(o, k + 1, cut))
+                ;
+        } else if ((l = fail_later(o, t)) < cut && pc[q] > o->w[l].pos) {
+            k = l; /* of a later replay, before its clock */
         } else {
-            k = fail_at(o, lo, hi, pc[q]);
+            k = fail_next(o, ow_at(o->w, lo, cut, q, pc[q]), cut);
         }
-        if (k < hi && (wj == NULL || wj->later || ow_clock(o, o->fail[k])[wj->proc] <= wj->pos))
+        if (k < cut && (wj == NULL || wj->later || ow_clock(o, k)[wj->proc] <= wj->pos))
             return true;
     }
     /* the wait's own process's, after the wait's second replay, before its
@@ -2315,7 +2639,7 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
     }
     o->work += (uint64_t)nkept * nkept;
     if (nkept > 0)
-        fail_runs(o, &slot, x, op, width);
+        fail_runs(o, x, op, width, ng);
     for (uint32_t a = 0; a < nkept && rc == CES_OK && !order_over(o); a++) {
         const uint32_t *ac = ow_clock(o, near[a]);
         bool later = false;
@@ -2578,6 +2902,44 @@ static bool order_chains(struct ces_ctx *ctx, const struct ces_graph *g, struct 
     return true;
 }
 
+/* Writes by value, then place in o->w. */
+static int cmp_wv(const void *x, const void *y)
+{
+    const struct dot_wv *a = x, *b = y;
+
+    if (a->value != b->value)
+        return a->value < b->value ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Fills o->wv, o->wsame, o->wrun and o->wlater from the sorted writes;
+ * false where they cannot be had. */
+static bool order_index(struct ces_ctx *ctx, struct dot_order *o)
+{
+    size_t n = o->nw > 0 ? o->nw : 1;
+
+    o->wv = ces_malloc(ctx, n * sizeof(*o->wv));
+    o->wsame = ces_malloc(ctx, n * sizeof(*o->wsame));
+    o->wrun = ces_malloc(ctx, n * sizeof(*o->wrun));
+    o->wlater = ces_malloc(ctx, n * sizeof(*o->wlater));
+    if (o->wv == NULL || o->wsame == NULL || o->wrun == NULL || o->wlater == NULL)
+        return false;
+    for (size_t lo = 0, hi; lo < o->nw; lo = hi) { /* each slot's */
+        hi = bound(o->w, o->nw, sizeof(*o->w), &o->w[lo], cmp_ow_slot, true);
+        for (size_t i = lo; i < hi; i++)
+            o->wv[i] = (struct dot_wv){o->w[i].value, i};
+        qsort(&o->wv[lo], hi - lo, sizeof(*o->wv), cmp_wv);
+        for (size_t i = hi; i-- > lo;) { /* within each process's */
+            bool last = i + 1 == hi || o->w[i + 1].proc != o->w[i].proc;
+
+            o->wsame[i] = last || o->w[i + 1].value != o->w[i].value ? i + 1 : o->wsame[i + 1];
+            o->wrun[i] = last || o->w[i + 1].value < o->w[i].value ? i + 1 : o->wrun[i + 1];
+            o->wlater[i] = o->w[i].later ? i : last ? i + 1 : o->wlater[i + 1];
+        }
+    }
+    return true;
+}
+
 /* The events of the analysis: every write, wait, record and await of the
  * first two replays of each block (a later replay is taken to be as the
  * second), by process, each process's in its program order; false
@@ -2706,7 +3068,6 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->low = ces_malloc(st->ctx, 3 * (size_t)o->nproc * sizeof(*o->low));
             o->group = ces_malloc(st->ctx, ((size_t)o->nproc + 1) * sizeof(*o->group));
             o->last = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->last));
-            o->fail = ces_malloc(st->ctx, total * sizeof(*o->fail));
             o->frun = ces_malloc(st->ctx, (2 * (size_t)o->nproc + 1) * sizeof(*o->frun));
             first = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*first));
             if (o->off == NULL || o->ev == NULL || o->w == NULL || o->x == NULL ||
@@ -2716,7 +3077,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
                 o->past == NULL || o->anchored == NULL || o->xrun == NULL || o->two == NULL ||
                 o->two_who == NULL ||
                 o->clock == NULL || o->done == NULL || o->low == NULL || o->group == NULL ||
-                o->last == NULL || o->fail == NULL || o->frun == NULL || first == NULL) {
+                o->last == NULL || o->frun == NULL || first == NULL) {
                 rc = CES_ERR_NOMEM;
                 break;
             }
@@ -2762,6 +3123,8 @@ out:
                          : (uint32_t)i;
     }
     memset(o->need, 0, total * sizeof(*o->need));
+    if (!order_index(st->ctx, o))
+        return CES_ERR_NOMEM;
     return order_chains(st->ctx, g, o) ? CES_OK : CES_ERR_NOMEM;
 }
 
@@ -2793,7 +3156,10 @@ static void order_free(struct ces_ctx *ctx, struct dot_order *o)
     ces_free(ctx, o->low);
     ces_free(ctx, o->group);
     ces_free(ctx, o->last);
-    ces_free(ctx, o->fail);
+    ces_free(ctx, o->wv);
+    ces_free(ctx, o->wsame);
+    ces_free(ctx, o->wrun);
+    ces_free(ctx, o->wlater);
     ces_free(ctx, o->frun);
     ces_vec_free(ctx, &o->links);
 }
@@ -2874,7 +3240,7 @@ static void signal_edges(struct dot_state *st, bool emit)
     const struct ces_graph *g = st->g;
     uint32_t nb = ces_graph_nblocks(g);
     const struct dot_wait *w = st->waits.data;
-    const struct dot_wval *v = st->wvals.data;
+    const struct dot_wval *v = st->wvals.data, *bv = st->bvals.data;
 
     if (st->waits.len == 0)
         return; /* no write has a wait to satisfy (and w is NULL) */
@@ -2888,7 +3254,7 @@ static void signal_edges(struct dot_state *st, bool emit)
                 uint32_t width, dst = op->slot.rank;
                 char from[64], to[64];
                 struct dot_ref ref = {b, r, k};
-                size_t g0, g1, b0, b1, all, same = 0;
+                size_t g0, g1, b0, b1, all, same;
 
                 if (op->kind != CES_OP_WRITE)
                     continue;
@@ -2903,23 +3269,37 @@ static void signal_edges(struct dot_state *st, bool emit)
                     continue;
                 }
                 all = holds_count(v + g0, g1 - g0, width, op->value);
-                for (size_t i = b0; i < b1; i++)
-                    same += ces_wait_holds(width, op_at(g, w[i].ref)->cmp, op->value,
-                                           op_at(g, w[i].ref)->value);
+                same = holds_count(bv + b0, b1 - b0, width, op->value);
                 if (!emit) {
                     st->nsame += same;
                     st->nfar += all - same;
                     continue;
                 }
-                if (st->skip_far || all == same) {
-                    g0 = b0;
-                    g1 = b1;
-                }
-                for (size_t i = g0; i < g1; i++) {
-                    const struct ces_op *wt = op_at(g, w[i].ref);
+                /* the waits it satisfies (of its block, or of the slot),
+                 * in their order */
+                {
+                    const struct dot_wval *c = v + g0;
+                    size_t rg[6], nh = 0;
+                    uint32_t nr;
 
-                    if (!ces_wait_holds(width, wt->cmp, op->value, wt->value))
-                        continue;
+                    if (st->skip_far || all == same) {
+                        c = bv + b0;
+                        g1 = b1 - b0;
+                    } else {
+                        g1 -= g0;
+                    }
+                    nr = holds_ranges(c, g1, width, op->value, rg);
+                    for (uint32_t j = 0; j < nr; j++) {
+                        for (size_t i = rg[2 * j]; i < rg[2 * j + 1]; i++)
+                            st->hits[nh++] = c[i].at;
+                    }
+                    if (nh > 1)
+                        qsort(st->hits, nh, sizeof(*st->hits), cmp_size);
+                    g1 = nh;
+                }
+                for (size_t h = 0; h < g1; h++) {
+                    size_t i = st->hits[h];
+
                     node_id(to, sizeof(to), w[i].ref);
                     ces_sb_printf(&st->sb,
                                   "%s -> %s [style=dashed, color=\"#1f5fbf\", "
@@ -3557,6 +3937,8 @@ free_state:
 free_marks:
     ces_vec_free(ctx, &st.waits);
     ces_vec_free(ctx, &st.wvals);
+    ces_vec_free(ctx, &st.bvals);
+    ces_free(ctx, st.hits);
     ces_vec_free(ctx, &st.kept);
     ces_free(ctx, st.marks);
     ces_free(ctx, st.level);

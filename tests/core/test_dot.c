@@ -2984,6 +2984,42 @@ static void test_counter_pairs_first_replay_work(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The order's work grows with a counter's values about as they do, not
+ * with their square: r0 counting itself to 16,000 and waiting `>=` each
+ * value in a phase replayed 3 times (128 million pairs) passed the order's
+ * bound of work (replays_left counted every write of the slot for each
+ * wait and pass, the writes a wait passes on were looked for among all of
+ * them, the writes that fail it were listed for each wait, and the pairs
+ * of each write counted over its block's waits), so every pair was drawn:
+ * 49 s of CPU and 2 GB of dot text before memory ran out, where each wait
+ * is drawn from its own write in 0.3 s. */
+static void test_counter_pairs_self_counter_work(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    size_t size = 1048576, n;
+    char *text = ces_malloc(ctx, size), *t;
+    struct ces_graph *g;
+
+    (void)state;
+    assert_non_null(text);
+    n = (size_t)snprintf(text, size, "cesync 1\nranks 1\nsignal c u32 1\nphase graph x3\n");
+    for (uint32_t k = 1; k <= 16000; k++)
+        n += (size_t)snprintf(text + n, size - n, "r0 : write c[0] = %u\nr0 : wait c[0] >= %u\n",
+                              k, k);
+    assert_true(n < size);
+    g = ces_test_text_graph(ctx, text);
+    t = emit(ctx, g, NULL);
+    assert_non_null(strstr(t, "n0_0_0 -> n0_0_1 [style=dashed"));
+    assert_non_null(strstr(t, "n0_0_31998 -> n0_0_31999 [style=dashed"));
+    assert_null(strstr(t, "n0_0_2 -> n0_0_1 [style=dashed"));
+    counter_drawn(t, 16000, 127992000);
+    ces_free(ctx, t);
+    ces_free(ctx, text);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A graph, its picture drawn without failures, and emit_same's runs. */
 struct dot_want {
     const struct ces_graph *g;
@@ -3797,6 +3833,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_next_fails),
         cmocka_unit_test(test_counter_pairs_fails_work),
         cmocka_unit_test(test_counter_pairs_first_replay_work),
+        cmocka_unit_test(test_counter_pairs_self_counter_work),
         cmocka_unit_test(test_counter_pairs_alloc_failures),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_counter_pairs_deadline),
