@@ -347,6 +347,157 @@ static void count_streams(const struct ces_op *ops, uint32_t n, uint32_t *count)
         count[ops[i].stream]++;
 }
 
+static uint64_t sat_add64(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul64(uint64_t a, uint64_t b)
+{
+    return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* What one rank's (block, replay) units add to the links (link_units) and
+ * the record clocks (number_records): the unit each linked stream last had
+ * ops in (-1: none) and whether a link keeps its last op's clock already;
+ * per event whether the rank recorded it (bit 0) and whether an await
+ * refers to its latest record (bit 1). */
+struct unit_count {
+    int64_t seen[CES_MAX_STREAMS];
+    bool kept[CES_MAX_STREAMS];
+    uint8_t *ev;
+    uint64_t links, clocks;
+};
+
+/* One unit u of n ops (count: each stream's), as ces_sim_links_each links
+ * it and walk_enqueue binds its awaits (stops aside). */
+static void unit_count(struct unit_count *c, const struct ces_op *ops, uint32_t n,
+                       const uint32_t *count, uint32_t linked, int64_t u)
+{
+    for (uint32_t s = 0; s < linked; s++) {
+        for (uint32_t q = 0; q < linked && count[s] > 0; q++) {
+            if (q == s || c->seen[q] < 0 || c->seen[q] < c->seen[s])
+                continue;
+            c->links++;
+            c->clocks += !c->kept[q];
+            c->kept[q] = true;
+        }
+    }
+    for (uint32_t s = 0; s < linked; s++) {
+        if (count[s] > 0) {
+            c->seen[s] = u;
+            c->kept[s] = false;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (ops[i].kind == CES_OP_RECORD) {
+            c->ev[ops[i].event] = 1;
+        } else if (ops[i].kind == CES_OP_AWAIT && c->ev[ops[i].event] == 1) {
+            c->clocks++;
+            c->ev[ops[i].event] = 3;
+        }
+    }
+}
+
+/* The counts of the model's tables that its 32-bit indices and offsets
+ * must hold, each judged before the ops' records are allocated (as a
+ * process's ops and the awaits are in unroll): the writes, the waits, the
+ * waits and awaits together, the consumes with '==' (all, dropped and
+ * stopped ones included), the ops of each hardware queue of more than one
+ * stream, the links of the block and replay boundaries and the record
+ * clocks (an awaited record's, a link's kept clock).  Those two are counted
+ * as ces_sim_links_each and walk_enqueue make them, a block's replays from
+ * its third on as its second (each ends in the state its second ends in),
+ * without stops (which make the records fewer: a stopped one binds no
+ * await).  cnt: each process's ops.  CES_ERR_LIMIT with a message, or
+ * CES_ERR_NOMEM. */
+static int counts_check(struct sim_model *m, const uint64_t *cnt)
+{
+    const struct ces_graph *g = m->g;
+    const uint32_t lim = UINT32_MAX - 1;
+    uint32_t nb = ces_graph_nblocks(g), ne = ces_graph_nevents(g), count[CES_MAX_STREAMS];
+    uint32_t linked = m->linked < m->streams ? m->linked : m->streams;
+    uint64_t writes = 0, waits = 0, awaits = 0, consumes = 0, links = 0, clocks = 0;
+    struct unit_count c;
+    int rc = CES_OK;
+
+    c.ev = zalloc(m, ne, sizeof(uint8_t));
+    if (c.ev == NULL)
+        return m->timed_out ? SIM_LATE : nomem(m->ctx);
+    for (uint32_t r = 0; r < m->ranks; r++) {
+        int64_t u = 0;
+
+        for (uint32_t s = 0; s < CES_MAX_STREAMS; s++) {
+            c.seen[s] = -1;
+            c.kept[s] = false;
+        }
+        memset(c.ev, 0, ne);
+        c.links = c.clocks = 0;
+        for (uint32_t b = 0; b < nb; b++) {
+            struct ces_block_info bi = ces_graph_block(g, b);
+            uint32_t n;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+            uint64_t l0, c0;
+
+            if (n == 0)
+                continue;
+            for (uint32_t i = 0; i < n; i++) {
+                writes += ops[i].kind == CES_OP_WRITE ? bi.reps : 0;
+                waits += ops[i].kind == CES_OP_WAIT ? bi.reps : 0;
+                awaits += ops[i].kind == CES_OP_AWAIT ? bi.reps : 0;
+                consumes += ops[i].kind == CES_OP_CONSUME && (ops[i].flags & CES_OPF_EXPECT)
+                            ? bi.reps : 0;
+            }
+            count_streams(ops, n, count);
+            unit_count(&c, ops, n, count, linked, u++);
+            if (bi.reps == 1)
+                continue;
+            l0 = c.links;
+            c0 = c.clocks;
+            unit_count(&c, ops, n, count, linked, u++);
+            c.links = sat_add64(c.links, sat_mul64(c.links - l0, bi.reps - 2));
+            c.clocks = sat_add64(c.clocks, sat_mul64(c.clocks - c0, bi.reps - 2));
+        }
+        links = sat_add64(links, c.links);
+        clocks = sat_add64(clocks, c.clocks);
+    }
+    zfree(m, c.ev, ne, sizeof(uint8_t));
+    /* (each at most the ops, below 2^32 a process: no wrap in 64 bits) */
+    if (writes > lim || waits > lim || waits + awaits > lim || consumes > lim) {
+        const char *what = writes > lim ? "writes" : waits > lim ? "waits"
+                           : waits + awaits > lim ? "waits and awaits" : "consumes with '=='";
+        uint64_t n = writes > lim ? writes : waits > lim ? waits
+                     : waits + awaits > lim ? waits + awaits : consumes;
+
+        return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                             "%" PRIu64 " %s once graph replays are unrolled; the checker "
+                             "takes at most %" PRIu32, n, what, lim);
+    }
+    for (uint32_t q = 0; q < m->ranks * m->nq; q++) {
+        uint64_t n = 0;
+
+        for (uint32_t i = m->qproc_at[q]; i < m->qproc_at[q + 1]; i++)
+            n += cnt[m->qproc[i]];
+        if (n > lim)
+            return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                                 "r%" PRIu32 ": hardware queue %" PRIu32 " takes %" PRIu64
+                                 " ops of its streams once graph replays are unrolled; the "
+                                 "checker takes at most %" PRIu32,
+                                 q / m->nq, q % m->nq, n, lim);
+    }
+    if (links > lim)
+        rc = ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                           "the schedule has %" PRIu64 " stream links at its block and replay "
+                           "boundaries; the checker takes at most %" PRIu32, links, lim);
+    else if (clocks > lim)
+        rc = ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                           "the schedule has %" PRIu64 " record clocks (a record that an await "
+                           "refers to, an op whose clock a block or replay boundary keeps) once "
+                           "graph replays are unrolled; the checker takes at most %" PRIu32,
+                           clocks, lim);
+    return rc;
+}
+
 /* Unrolls every process's program; fills ops and len, the awaits' entries
  * in awrec (their records not yet found) and each process's graph blocks
  * of more than one replay (greps). */
@@ -407,6 +558,9 @@ static int unroll(struct sim_model *m)
                            "takes at most %" PRIu32, nawait, UINT32_MAX - 1);
         goto out;
     }
+    rc = counts_check(m, cnt);
+    if (rc != CES_OK)
+        goto out;
     for (uint32_t p = 0; p < m->nproc; p++) {
         m->ops[p] = zalloc(m, cnt[p], sizeof(struct sim_op));
         if (m->ops[p] == NULL) {
@@ -1400,6 +1554,86 @@ static int data_ends(struct sim_model *m)
     return rc;
 }
 
+/* The runs read_runs appends for [lo, hi) of `live`. */
+static uint64_t count_runs(const struct ces_vec *live, uint64_t lo, uint64_t hi)
+{
+    const struct sim_run *r = live->data;
+    uint64_t x = lo, n = 0;
+
+    for (size_t i = run_after(live, lo); i < live->len && r[i].lo < hi; i++) {
+        n += 1 + (r[i].lo > x); /* (the gap before it, if any, and its part) */
+        x = r[i].hi < hi ? r[i].hi : hi;
+    }
+    return n + (x < hi);
+}
+
+/* Whether the runs that the consumes with '==' expect (m->runs) fit the
+ * 32-bit entries of m->exp_at, judged before any is stored (ev: the
+ * produces and consumes, sorted as expected_runs sweeps them): a bound
+ * first, a consume reading 4k + 1 runs at most after k produces of its
+ * buffer (each adds 2 runs at most), and where that passes 2^32 - 2, the
+ * sweep of expected_runs without the runs kept, a consume that reads the
+ * range the one before it read with no produce between them (as the
+ * replays of one do) counted as that one.  CES_ERR_LIMIT, SIM_LATE or
+ * CES_ERR_NOMEM. */
+static int runs_check(struct sim_model *m, const struct ces_vec *ev)
+{
+    const uint32_t lim = UINT32_MAX - 1;
+    struct ces_vec live = {0};
+    uint64_t bound = 0, total = 0, prod = 0, cons = 0, last = 0, llo = 0, lhi = 0;
+    bool again = false;
+    int rc = CES_OK;
+
+    for (size_t i = 0; i < ev->len; i++) {
+        const struct prodcons *e = &CES_VEC_AT(ev, struct prodcons, i);
+
+        if (i > 0 && (e[-1].rank != e->rank || e[-1].buf != e->buf)) {
+            bound = sat_add64(bound, sat_mul64(cons, 4 * prod + 1));
+            prod = cons = 0;
+        }
+        prod += !e->consume;
+        cons += e->consume;
+    }
+    bound = sat_add64(bound, sat_mul64(cons, 4 * prod + 1));
+    if (bound <= lim)
+        return CES_OK;
+    for (size_t i = 0; i < ev->len && rc == CES_OK; i++) {
+        const struct prodcons *e = &CES_VEC_AT(ev, struct prodcons, i);
+        const struct ces_op *op = e->o->op;
+
+        if (late(m)) {
+            rc = SIM_LATE;
+            break;
+        }
+        if (i > 0 && (e[-1].rank != e->rank || e[-1].buf != e->buf)) {
+            live.len = 0;
+            again = false;
+        }
+        if (!e->consume) {
+            if (op->a.lo < op->a.hi) {
+                rc = assign_runs(m->ctx, &live, op->a.lo, op->a.hi, e->iter);
+                again = false;
+            }
+            continue;
+        }
+        if (!again || op->b.lo != llo || op->b.hi != lhi) {
+            last = count_runs(&live, op->b.lo, op->b.hi);
+            llo = op->b.lo;
+            lhi = op->b.hi;
+            again = true;
+        }
+        total = sat_add64(total, last);
+    }
+    ces_vec_free(m->ctx, &live);
+    if (rc == CES_OK && total > lim)
+        rc = ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                           "the consumes with '==' expect %" PRIu64 " runs of generations "
+                           "(a run: bytes of one buffer produced in one iteration) once graph "
+                           "replays are unrolled; the checker takes at most %" PRIu32,
+                           total, lim);
+    return rc;
+}
+
 /* Expected generations of every `consume A == B@q`: per byte of B, the
  * latest iteration <= the consume's at which a produce covered it (0 = the
  * initial contents).  One sweep per buffer in iteration order, the
@@ -1432,6 +1666,12 @@ static int expected_runs(struct sim_model *m)
     }
     if (rc == CES_OK && ev.len > 0)
         qsort(ev.data, ev.len, sizeof(struct prodcons), cmp_prodcons);
+    if (rc == CES_OK)
+        rc = runs_check(m, &ev);
+    if (rc == CES_ERR_LIMIT) {
+        ces_vec_free(m->ctx, &ev);
+        return rc;
+    }
     for (size_t i = 0; i < ev.len && rc == CES_OK; i++) {
         const struct prodcons *e = &CES_VEC_AT(&ev, struct prodcons, i);
         const struct ces_op *op = e->o->op;

@@ -5971,6 +5971,175 @@ static void test_too_many_awaits(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Checks g under a memory bound of 1 GiB, with an allocator that refuses
+ * any block over 64 MiB: refused with msg (CES_ERR_LIMIT), before any op's
+ * record is allocated where msg is of the unrolled ops' tables (without the
+ * refusal the bound, or the allocator, stopped the check first: INCOMPLETE,
+ * or CES_ERR_NOMEM). */
+static void refused_early(struct ces_graph *(*build)(struct ces_ctx *ctx), const char *msg)
+{
+    struct small_alloc a;
+    struct ces_alloc h;
+    struct ces_ctx *ctx = NULL;
+    struct ces_graph *g;
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+
+    memset(&a, 0, sizeof(a));
+    a.inner = ces_test_hooks(&a.count);
+    h.malloc = small_malloc;
+    h.realloc = small_realloc;
+    h.free = small_free;
+    h.ud = &a;
+    assert_int_equal(ces_ctx_create(&h, &ctx), CES_OK);
+    g = build(ctx);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_check_opts_init(&o);
+    o.max_memory = (uint64_t)1 << 30;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_LIMIT);
+    assert_null(r);
+    assert_string_equal(ces_ctx_last_error(ctx), msg);
+    assert_int_equal(a.refused, 0);
+    ces_graph_destroy(g);
+    ces_ctx_destroy(ctx);
+    assert_int_equal(a.count.live, 0);
+}
+
+/* One rank of `streams` streams, a graph phase of `reps` replays. */
+static struct ces_graph *mk_reps(struct ces_ctx *ctx, uint32_t streams, uint32_t reps)
+{
+    struct ces_graph *g = mk(ctx, 1, streams);
+
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, reps), CES_OK);
+    return g;
+}
+
+static struct ces_graph *many_writes(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = mk_reps(ctx, 2, UINT32_C(1) << 31);
+
+    op(g, 0, W(0, F, 0, 0, 1));
+    op(g, 0, W(1, F, 0, 1, 1));
+    return g;
+}
+
+static struct ces_graph *many_waits(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = mk_reps(ctx, 2, UINT32_C(1) << 31);
+
+    op(g, 0, WT(0, F, 0, 0, CES_CMP_GEQ, 0));
+    op(g, 0, WT(1, F, 0, 1, CES_CMP_GEQ, 0));
+    return g;
+}
+
+static struct ces_graph *many_guards(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = mk_reps(ctx, 3, UINT32_C(1) << 31);
+
+    op(g, 0, EVOP(CES_OP_RECORD, 0));
+    op(g, 0, WT(1, F, 0, 0, CES_CMP_GEQ, 0));
+    op(g, 0, EVOP(CES_OP_AWAIT, 2));
+    return g;
+}
+
+static struct ces_graph *many_consumes(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = mk_reps(ctx, 2, UINT32_C(1) << 31);
+
+    op(g, 0, CO(0, RECV, 0, 0, 8, SEND, 0, 0));
+    op(g, 0, CO(1, RECV, 0, 8, 16, SEND, 0, 8));
+    return g;
+}
+
+static struct ces_graph *many_queued(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = mk_reps(ctx, 2, UINT32_C(1) << 31);
+
+    assert_int_equal(ces_graph_set_connections(g, 1), CES_OK);
+    op(g, 0, K(CES_OP_FENCE, 0));
+    op(g, 0, K(CES_OP_FENCE, 1));
+    return g;
+}
+
+static struct ces_graph *many_links(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = mk_reps(ctx, 3, UINT32_C(1) << 30);
+
+    for (uint32_t s = 0; s < 3; s++)
+        op(g, 0, K(CES_OP_FENCE, s));
+    return g;
+}
+
+static struct ces_graph *many_clocks(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = mk_reps(ctx, 2, (UINT32_C(1) << 31) - 1);
+
+    op(g, 0, EVOP(CES_OP_RECORD, 0));
+    op(g, 0, EVOP(CES_OP_AWAIT, 1));
+    return g;
+}
+
+/* 65,536 produces of one byte each, then a consume of all of them in
+ * 65,537 replays: each replay's consume expects 65,536 runs. */
+static struct ces_graph *many_runs(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = mk(ctx, 1, 1);
+    uint32_t big;
+
+    assert_int_equal(ces_graph_add_buffer(g, "big", 65536, &big), CES_OK);
+    for (uint32_t i = 0; i < 65536; i++)
+        op(g, 0, PR(0, big, 0, i, i + 1));
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 65537), CES_OK);
+    op(g, 0, CO(0, big, 0, 0, 65536, big, 0, 0));
+    return g;
+}
+
+/* Counts of the model's tables, over all processes, that their 32-bit
+ * indices and offsets do not hold, though each stream's ops do (2^31 or
+ * fewer): refused before any op's record is allocated, the runs that the
+ * consumes expect before any is stored.  Each of these came after them or
+ * not at all: under a bound of 1 GiB the model's memory stopped the check
+ * first (INCOMPLETE; without it the counts wrapped, the slot tables' offsets
+ * and a shared queue's list written past their end), the stream links
+ * refused once 72 GiB of records were cleared, and the runs grew in a
+ * vector past the allocator's 64 MiB (CES_ERR_NOMEM; without it 96 GiB and
+ * a wrapped index). */
+static void test_too_many_model_entries(void **state)
+{
+    const char *most = "; the checker takes at most 4294967294";
+    char want[320];
+
+    (void)state;
+    snprintf(want, sizeof(want), "4294967296 writes once graph replays are unrolled%s", most);
+    refused_early(many_writes, want);
+    snprintf(want, sizeof(want), "4294967296 waits once graph replays are unrolled%s", most);
+    refused_early(many_waits, want);
+    snprintf(want, sizeof(want),
+             "4294967296 waits and awaits once graph replays are unrolled%s", most);
+    refused_early(many_guards, want);
+    snprintf(want, sizeof(want),
+             "4294967296 consumes with '==' once graph replays are unrolled%s", most);
+    refused_early(many_consumes, want);
+    snprintf(want, sizeof(want), "r0: hardware queue 0 takes 4294967296 ops of its streams "
+             "once graph replays are unrolled%s", most);
+    refused_early(many_queued, want);
+    /* 6 links in each replay after the first */
+    snprintf(want, sizeof(want), "the schedule has 6442450938 stream links at its block and "
+             "replay boundaries%s", most);
+    refused_early(many_links, want);
+    /* the first replay's record, then 3 in each replay after it: its
+     * record, awaited and kept for s1's link, and s1's await kept for
+     * s0's (4,294,967,292 links, within the bound) */
+    snprintf(want, sizeof(want), "the schedule has 6442450939 record clocks (a record that an "
+             "await refers to, an op whose clock a block or replay boundary keeps) once graph "
+             "replays are unrolled%s", most);
+    refused_early(many_clocks, want);
+    snprintf(want, sizeof(want), "the consumes with '==' expect 4295032832 runs of generations "
+             "(a run: bytes of one buffer produced in one iteration) once graph replays are "
+             "unrolled%s", most);
+    refused_early(many_runs, want);
+}
+
 /* 2^23 + 1 blocks, built through the API (a schedule expands to 2^20 at
  * most, and each of its delay faults adds 2): more than an op's block
  * field holds, refused before the model is built (a block past it would
@@ -6605,6 +6774,7 @@ int main(void)
         cmocka_unit_test(test_replay_watchdog_hint),
         cmocka_unit_test(test_unrolled_too_long),
         cmocka_unit_test(test_too_many_awaits),
+        cmocka_unit_test(test_too_many_model_entries),
         cmocka_unit_test(test_too_many_blocks),
         cmocka_unit_test(test_delay_most_blocks),
         cmocka_unit_test(test_too_many_slots),
