@@ -110,8 +110,10 @@ struct search {
      * (UINT64_MAX: none); sampling, while one runs, on strace; sampled, the
      * classes a random execution found first (bit d: SIM_D d).  Random
      * executions (here and --random) run on run, copied from init, with
-     * fast's scratch and the generator rng. */
-    uint64_t sample_next, rng;
+     * fast's scratch and the generator rng; sample_over, what the last burst
+     * that ran took past its budget, less the budgets of the bursts it
+     * covered since (sample). */
+    uint64_t sample_next, rng, sample_over;
     bool sampling;
     uint32_t sampled;
     struct sim_state init, run;
@@ -2876,21 +2878,34 @@ static int random_mode(struct search *S)
 /* An exhaustive search runs a burst of random executions once it has stored
  * 4096 states of its own (ces_sim_sample_at), and again each time they have
  * doubled; a burst takes as many transitions as the search has stored
- * states, at least 65536 (ces_sim_sample_least).  (Tests set both lower.) */
+ * states, at least 65536 (ces_sim_sample_least), and what an execution
+ * longer than that takes past it pays for the bursts after it (sample).
+ * (Tests set both lower.) */
 uint64_t ces_sim_sample_at = 4096, ces_sim_sample_least = 65536;
 
 /* A burst: random executions from the initial state, on a trace of their
  * own, until they have taken their transitions or found every class the
- * search looks for; what they find is found (and prunes as such). */
+ * search looks for; what they find is found (and prunes as such).  An
+ * execution runs to its end, past the budget where it is longer: a burst
+ * whose budget the last one's excess covers is not run, the excess less its
+ * budget, so that the bursts of a long program, each one execution of its
+ * length, do not take that length again at every doubling of the states
+ * (2 ranks of 'Awaits in a long program' x100000 in docs/PERFORMANCE.md:
+ * 7 bursts of one execution of 1.4 million transitions each, where their
+ * budgets were 720,896). */
 static int sample(struct search *S)
 {
     uint64_t own = S->stats.states - S->stats.slice_states;
     uint64_t budget = own > ces_sim_sample_least ? own : ces_sim_sample_least;
-    uint64_t t0 = S->stats.transitions, x0 = S->stats.executions;
+    uint64_t t0 = S->stats.transitions, x0 = S->stats.executions, taken;
     struct ces_vec keep = S->trace;
     int rc;
 
     S->sample_next = 2 * own;
+    if (S->sample_over >= budget) {
+        S->sample_over -= budget;
+        return CES_OK;
+    }
     rc = random_setup(S);
     S->trace = S->strace;
     S->sampling = true;
@@ -2902,6 +2917,8 @@ static int sample(struct search *S)
              S->have[SIM_D_MISMATCH]))
         rc = random_one(S);
     S->sampling = false;
+    taken = S->stats.transitions - t0 + S->stats.executions - x0;
+    S->sample_over = taken > budget ? taken - budget : 0;
     S->strace = S->trace;
     S->trace = keep;
     S->stats.sample_executions += S->stats.executions - x0;
