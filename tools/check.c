@@ -61,8 +61,8 @@ static const char check_help[] =
 
 static const char check_tail[] =
     "\n"
-    "Exit: 0 OK, 1 a defect found, 2 bad usage or input (or a --dot picture that fails),\n"
-    "3 INCOMPLETE with no defect found.\n"
+    "Exit: 0 OK, 1 a defect found, 2 bad usage or input (or a --dot picture that fails\n"
+    "after a search that found no defect), 3 INCOMPLETE with no defect found.\n"
     "Examples:\n"
     "  cesync check barrier --ranks 2 --sync nccl --graph --iterations 2 --dot cx.svg\n"
     "  cesync check alltoall --ranks 2 --sync credit --iterations 2 --fault-sweep\n"

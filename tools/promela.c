@@ -21,9 +21,11 @@ static const char promela_help[] =
     "  -o OUT.pml    write to a file, whole or not at all (default -: standard output)\n"
     "  --no-races    leave out the vector clocks and race assertions\n"
     "  --no-data     leave out provenance and the consume assertions\n"
-    "  --data-at-end judge the data at end states, as cesync check does\n"
+    "  --data-at-end\n"
+    "                judge the data at end states, as cesync check does\n"
     "  --queues MAP  each stream's hardware queue, as cesync check --queues\n"
-    "  --fault FAULT the model under a delay or stop fault, as check takes it\n"
+    "  --fault FAULT\n"
+    "                the model under a delay or stop fault, as check takes it\n"
     "\n";
 
 static const char promela_tail[] =

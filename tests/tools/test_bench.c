@@ -1398,9 +1398,11 @@ static void test_help(void **state)
     assert_non_null(strstr(out, "chunks per message, 1..1024 "));
     assert_non_null(strstr(out, "staging slots, 1..64 "));
     assert_non_null(strstr(out, "wake chain of K copies in the variants but auto, 0..256 "));
-    /* (--compute-bytes gave neither its bound nor that it needs --with-compute) */
+    /* (--compute-bytes gave neither its bound nor that it needs --with-compute,
+     * then its upper bound alone: its range is docs/CLI.md's) */
     assert_non_null(strstr(out, "  --compute-bytes B     with --with-compute: its bytes per rank, "
-                                "up to 16G (default 64M)\n"));
+                                "from the smallest\n                        size the collective "
+                                "moves to 16G (default 64M)\n"));
     assert_non_null(strstr(out, "  -- COLL               COLL, as -- names the schedule in the "
                                 "other commands\n"));
     /* every variable the bench reads itself (CES_BENCH_TRACE was in none) */

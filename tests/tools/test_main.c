@@ -229,6 +229,16 @@ static void test_help_lists_every_option(void **state)
 #undef BUILDER
 }
 
+/* Whether w is a word of text, not an option's value: lower-case letters,
+ * perhaps a mark after them ("chance", "judge", "does,"), where a value is
+ * upper case or holds other marks (PCT, a:b,c:d, OUT.pml, V[,V...]). */
+static bool plain_word(const char *w)
+{
+    size_t n = strspn(w, "abcdefghijklmnopqrstuvwxyz");
+
+    return n > 0 && (w[n] == '\0' || (strchr(",.:;", w[n]) != NULL && w[n + 1] == '\0'));
+}
+
 /* Each --help fits a screen and points to the reference, which documents
  * every option it lists: at most 70 lines of at most 100 columns (check's
  * ran to 161 lines, bench's 151, one option's entry to 20 lines, before
@@ -236,7 +246,8 @@ static void test_help_lists_every_option(void **state)
  * "Full reference: docs/CLI.md, section \"CMD\".", that section a heading
  * "## CMD" of docs/CLI.md, and each option an entry names ("  -OPT ...")
  * standing there as `-OPT (or in its shared rules, for the builder
- * options). */
+ * options); an entry's text is two blanks or more after its head, or on
+ * the lines below it. */
 static void test_help_fits_a_screen(void **state)
 {
     static const char *const cmds[] = {"print", "validate", "dot", "check", "check --predict",
@@ -275,6 +286,22 @@ static void test_help_fits_a_screen(void **state)
             {
                 char head[128], *hsave = NULL;
                 const char *gap = strstr(l + 2, "  ");
+
+                /* its text two blanks or more after it, in its column, or
+                 * on the lines below: none a blank after the head (gen's
+                 * "--mutate PCT chance that ...", promela's "--data-at-end
+                 * judge ...") */
+                if (gap == NULL) {
+                    char words[128], *wsave = NULL;
+
+                    snprintf(words, sizeof(words), "%s", l + 2);
+                    strtok_r(words, " ", &wsave);
+                    for (char *w = strtok_r(NULL, " ", &wsave); w != NULL;
+                         w = strtok_r(NULL, " ", &wsave))
+                        if (plain_word(w))
+                            fail_msg("'cesync %s': an entry's text one blank after its "
+                                     "head:\n%s", args, l);
+                }
 
                 snprintf(head, sizeof(head), "%.*s",
                          (int)(gap != NULL ? (size_t)(gap - (l + 2)) : strlen(l + 2)), l + 2);
