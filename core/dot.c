@@ -4028,69 +4028,6 @@ int ces_dot_tmp_probe(struct ces_ctx *ctx)
     return CES_OK;
 }
 
-/* The bytes written between two readings of the clock where a deadline
- * bounds the writing. */
-#define DOT_WRITE_PART ((size_t)16 << 20)
-
-/* Writes text to fd in parts, reading the clock (ces_now) before each
- * where b has a deadline: 0, -1 with errno set, 1 once the deadline has
- * passed, 2 once the stall has.  Where b has either, a file that is no
- * regular file (a pipe, a named pipe, a terminal), whose write waits for
- * its reader to read, is written PIPE_BUF bytes at a time, each once
- * poll(2) says it takes them, which it waits for until the deadline at
- * most, and b->stall seconds after the reader last took some (a part of
- * 16 MiB waited for a reader that does not read without end).  A pipe's
- * reader takes some where the bytes it holds (FIONREAD) fell since the
- * last look: it has room again only once a page of it is read whole, and
- * a reader of a line a second took a page in a minute or more. */
-static int write_by(int fd, const char *text, size_t n, const struct ces_dot_bounds *b)
-{
-    struct stat sb;
-    bool waits = (b->deadline > 0 || b->stall > 0) && fstat(fd, &sb) == 0 &&
-                 !S_ISREG(sb.st_mode);
-    bool looks = waits && b->stall > 0 && S_ISFIFO(sb.st_mode);
-    size_t part = waits ? PIPE_BUF : DOT_WRITE_PART, at = 0;
-    double took = waits ? ces_now() : 0; /* when the reader last took some */
-    int held = INT_MAX;                  /* the bytes the pipe held at the last look */
-
-    while (at < n) {
-        size_t k = n - at < part ? n - at : part;
-        double now = b->deadline > 0 || waits ? ces_now() : 0, until = b->deadline;
-        int q;
-
-        if (looks && ioctl(fd, FIONREAD, &q) == 0) {
-            if (q < held)
-                took = now;
-            held = q;
-        }
-        if (b->deadline > 0 && now >= b->deadline)
-            return 1;
-        if (waits && b->stall > 0 && now >= took + b->stall)
-            return 2;
-        if (waits) {
-            struct pollfd p = {fd, POLLOUT, 0};
-            double left;
-            int r;
-
-            if (b->stall > 0 && (until <= 0 || took + b->stall < until))
-                until = took + b->stall;
-            left = until - now;
-            r = poll(&p, 1, left < 1 ? (int)(left * 1000) + 1 : 1000);
-            if (r < 0 && errno != EINTR)
-                return -1;
-            if (r <= 0) /* not yet: the clock again */
-                continue;
-        }
-        if (ces_write_all(fd, text + at, k) != 0)
-            return -1;
-        at += k;
-        if (waits)
-            took = ces_now();
-        held = INT_MAX; /* (more than the next look's) */
-    }
-    return 0;
-}
-
 /* Waits for the dot of pid into *status; past deadline (> 0) ends it
  * (SIGKILL) and returns 1; -1 where waitpid fails, else 0. */
 static int wait_by(pid_t pid, int *status, double deadline)
@@ -4238,7 +4175,7 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
         return CES_ERR_IO;
     if (memory > 0 && memory < least)
         memory = least;
-    late = write_by(fd, text, strlen(text), &in);
+    late = ces_file_write_by(fd, text, strlen(text), &in);
     if (late > 0) {
         rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT,
                            "the time bound passed while its dot text was given to Graphviz");
@@ -4354,7 +4291,7 @@ int ces_dot_write_by(struct ces_ctx *ctx, const char *dot_text, const char *path
     if (fmt != NULL) {
         rc = render(ctx, dot, dot_text, fd, path, fmt, b);
     } else {
-        late = write_by(fd, dot_text, strlen(dot_text), b);
+        late = ces_file_write_by(fd, dot_text, strlen(dot_text), b);
         if (late == 1)
             rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT,
                                "the time bound passed while its dot text was written");

@@ -13,11 +13,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -137,6 +140,58 @@ int ces_write_all(int fd, const char *buf, size_t len)
             return -1;
         buf += w;
         len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* The bytes written between two readings of the clock where a deadline
+ * bounds the writing. */
+#define FILE_WRITE_PART ((size_t)16 << 20)
+
+int ces_file_write_by(int fd, const char *text, size_t n, const struct ces_dot_bounds *b)
+{
+    struct stat sb;
+    bool waits = (b->deadline > 0 || b->stall > 0) && fstat(fd, &sb) == 0 &&
+                 !S_ISREG(sb.st_mode);
+    bool looks = waits && b->stall > 0 && S_ISFIFO(sb.st_mode);
+    size_t part = waits ? PIPE_BUF : FILE_WRITE_PART, at = 0;
+    double took = waits ? ces_now() : 0; /* when the reader last took some */
+    int held = INT_MAX;                  /* the bytes the pipe held at the last look */
+
+    while (at < n) {
+        size_t k = n - at < part ? n - at : part;
+        double now = b->deadline > 0 || waits ? ces_now() : 0, until = b->deadline;
+        int q;
+
+        if (looks && ioctl(fd, FIONREAD, &q) == 0) {
+            if (q < held)
+                took = now;
+            held = q;
+        }
+        if (b->deadline > 0 && now >= b->deadline)
+            return 1;
+        if (waits && b->stall > 0 && now >= took + b->stall)
+            return 2;
+        if (waits) {
+            struct pollfd p = {fd, POLLOUT, 0};
+            double left;
+            int r;
+
+            if (b->stall > 0 && (until <= 0 || took + b->stall < until))
+                until = took + b->stall;
+            left = until - now;
+            r = poll(&p, 1, left < 1 ? (int)(left * 1000) + 1 : 1000);
+            if (r < 0 && errno != EINTR)
+                return -1;
+            if (r <= 0) /* not yet: the clock again */
+                continue;
+        }
+        if (ces_write_all(fd, text + at, k) != 0)
+            return -1;
+        at += k;
+        if (waits)
+            took = ces_now();
+        held = INT_MAX; /* (more than the next look's) */
     }
     return 0;
 }
@@ -466,12 +521,27 @@ int ces_file_replace(struct ces_ctx *ctx, const struct ces_out_file *of, const c
 
 int ces_write_file(struct ces_ctx *ctx, const char *path, const char *text, size_t len)
 {
+    static const struct ces_dot_bounds none = {0, 0, 0};
+
+    return ces_write_file_by(ctx, path, text, len, &none);
+}
+
+int ces_write_file_by(struct ces_ctx *ctx, const char *path, const char *text, size_t len,
+                      const struct ces_dot_bounds *b)
+{
     struct ces_out_file of;
-    int fd = ces_file_create_beside(ctx, path, &of), rc = CES_OK;
+    int fd = ces_file_create_by(ctx, path, &of, b->deadline, b->stall), rc = CES_OK, late;
 
     if (fd < 0)
-        return CES_ERR_IO;
-    if (ces_write_all(fd, text, len) != 0)
+        return fd == -2 ? CES_ERR_TIMEOUT : CES_ERR_IO;
+    late = ces_file_write_by(fd, text, len, b);
+    if (late == 1)
+        rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT, "the time bound passed while %s was written",
+                           path);
+    else if (late == 2)
+        rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT, "cannot write %s: its reader took none of it "
+                           "for %g s", path, b->stall);
+    else if (late < 0)
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     if (close(fd) != 0 && rc == CES_OK)
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));

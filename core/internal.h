@@ -183,6 +183,15 @@ int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_fil
                        double deadline, double stall);
 int ces_file_replace(struct ces_ctx *ctx, const struct ces_out_file *of, const char *path, int rc);
 int ces_write_file(struct ces_ctx *ctx, const char *path, const char *text, size_t len);
+/* ces_write_file within b's deadline and stall (its memory unused), as
+ * ces_dot_write_by writes a .dot: past either CES_ERR_TIMEOUT, nothing
+ * left in path's place, the message naming the file: "no reader opened
+ * PATH in 60 s", "cannot write PATH: its reader took none of it for 60 s",
+ * "the time bound passed while PATH was written" (or while it "waited for
+ * a reader"). */
+struct ces_dot_bounds;
+int ces_write_file_by(struct ces_ctx *ctx, const char *path, const char *text, size_t len,
+                      const struct ces_dot_bounds *b);
 /* The descriptor of this process that `path` names, as
  * ces_file_create_beside finds it (/dev/fd/N, /proc/self/fd/N,
  * /proc/self/task/TID/fd/N, a link to one); -1 for any other path. */
@@ -264,6 +273,20 @@ struct ces_dot_bounds {
                       * CES_ERR_LIMIT, "... out of memory: its bound of N
                       * bytes" */
 };
+
+/* Writes text[0..n) to fd in parts (core/file.c: ces_write_file_by and
+ * ces_dot_write_by's), reading the clock (ces_now) before each where b
+ * has a deadline: 0, -1 with errno set, 1 once the deadline has passed, 2
+ * once the stall has.  Where b has either, a file that is no regular file
+ * (a pipe, a named pipe, a terminal), whose write waits for its reader to
+ * read, is written PIPE_BUF bytes at a time, each once poll(2) says it
+ * takes them, which it waits for until the deadline at most, and b->stall
+ * seconds after the reader last took some (a part of 16 MiB waited for a
+ * reader that does not read without end).  A pipe's reader takes some
+ * where the bytes it holds (FIONREAD) fell since the last look: it has
+ * room again only once a page of it is read whole, and a reader of a line
+ * a second took a page in a minute or more. */
+int ces_file_write_by(int fd, const char *text, size_t n, const struct ces_dot_bounds *b);
 
 /* The least data segment that ces_dot_write_by gives Graphviz however
  * small its bound: 16 MiB and four threads' stacks (each the soft

@@ -1126,6 +1126,7 @@ static int write_plot(struct ces_ctx *ctx, const struct bench *B, const char *pa
     double bw[MAX_SIZES], ymax = 100.0;
     const char *fmt = ces_dot_format(path);
     char *dotpath, *text = NULL, title[48];
+    struct ces_dot_bounds b;
     size_t n, len = 0;
     FILE *f;
     int row = 0, failed, rc;
@@ -1200,16 +1201,14 @@ static int write_plot(struct ces_ctx *ctx, const struct bench *B, const char *pa
         return ces_tool_fail("bench: out of memory");
     }
     snprintf(dotpath, n, "%.*s.dot", (int)(strlen(path) - 4), path);
-    if (ces_dot_write(ctx, text, dotpath) != CES_OK) {
+    /* a named pipe that no reader opens, or reads from, for 60 s stops
+     * either, as dot's -o (it waited for ever; a .dot that is none is
+     * refused before the sweep, but may have become one since) */
+    ces_tool_dot_bounds(&b, 0, 0);
+    if (ces_dot_write_by(ctx, text, dotpath, &b) != CES_OK) {
         rc = ces_tool_fail("bench: --plot: %s", ces_ctx_last_error(ctx));
     } else {
-        struct ces_dot_bounds b;
-        int drawn;
-
-        /* a named pipe that no reader opens for 60 s stops it, as dot's -o
-         * (it waited for ever) */
-        ces_tool_dot_bounds(&b, 0, 0);
-        drawn = ces_dot_write_by(ctx, text, path, &b);
+        int drawn = ces_dot_write_by(ctx, text, path, &b);
 
         if (drawn == CES_OK) {
             remove(dotpath);

@@ -4,7 +4,7 @@
  * error printing, writing an output file whole or not at all.
  */
 #include "tool.h"
-#include "internal.h" /* ces_write_file, ces_dot_format, ces_file_own_descriptor */
+#include "internal.h" /* ces_write_file_by, ces_dot_format, ces_file_own_descriptor */
 #include "prog.h"     /* ces_prog_expand_watched */
 
 #include <ctype.h>
@@ -625,11 +625,19 @@ int ces_tool_unexpected(const char *cmd, const char *arg)
 int ces_tool_write_file(const char *cmd, const char *path, const char *text, size_t len)
 {
     struct ces_ctx *ctx = NULL;
+    struct ces_dot_bounds b;
     int ec;
 
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_write_file(ctx, path, text, len) == CES_OK
+    /* a named pipe that no reader opens, or reads from, stops it as it
+     * stops a picture (it waited for ever); one of the command's own
+     * descriptors (-o /dev/stdout) is written as standard output is,
+     * without it: a pager that reads a screen at a time is waited for */
+    ces_tool_dot_bounds(&b, 0, 0);
+    if (ces_file_own_descriptor(path) >= 0)
+        b.stall = 0;
+    ec = ces_write_file_by(ctx, path, text, len, &b) == CES_OK
              ? CES_EXIT_OK
              : ces_tool_fail("%s: %s", cmd, ces_ctx_last_error(ctx));
     ces_ctx_destroy(ctx);

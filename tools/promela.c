@@ -30,7 +30,8 @@ static const char promela_help[] =
 
 static const char promela_tail[] =
     "\n"
-    "Exit: 0 written, 2 bad usage, a bad schedule, or a model past a limit.\n"
+    "Exit: 0 written, 2 bad usage, a bad schedule, a model past a limit, or an output\n"
+    "that cannot be written.\n"
     "Example: cesync promela barrier --ranks 2 -o b.pml\n"
     "Full reference: docs/CLI.md, section \"promela\".\n";
 

@@ -180,6 +180,12 @@ void ces_tool_builder_help(int run);
  * are refused, "cannot create PATH: Too many levels of symbolic links"); a
  * path that is no regular file (/dev/null, a named pipe) is written in
  * place, never replaced by a file.
+ * A named pipe that no reader opens, or whose reader takes none of the
+ * text, for CES_TOOL_DOT_STALL_SECONDS stops it ("no reader opened PATH in
+ * 60 s", "cannot write PATH: its reader took none of it for 60 s"): print
+ * -o, promela -o, gen -o DIR's files, bench --csv and --model-out waited
+ * for ever.  A name of one of the process's descriptors (/dev/stdout) is
+ * written as standard output is, without that bound.
  * Returns CES_EXIT_OK or CES_EXIT_USAGE. */
 int ces_tool_write_file(const char *cmd, const char *path, const char *text, size_t len);
 
@@ -264,11 +270,12 @@ int ces_tool_dot_size(struct ces_ctx *ctx, const struct ces_graph *g,
 void ces_tool_dot_note(const char *cmd, uint64_t ops, const struct ces_dot_size *size,
                        const char *path);
 
-/* The seconds that a picture's file that is no regular file (a named
- * pipe) may wait for a reader to open it, or for its reader to take more
- * of the dot text, where no --max-seconds bounds the command (dot -o,
- * check --dot, bench --plot, which has none): a named pipe that no one
- * read held it for ever. */
+/* The seconds that an output file that is no regular file (a named pipe)
+ * may wait for a reader to open it, or for its reader to take more of it
+ * (the dot text, Graphviz's picture, a text file), where no --max-seconds
+ * bounds the command (dot -o, check --dot, bench --plot, which has none,
+ * and every file of ces_tool_write_file): a named pipe that no one read
+ * held it for ever. */
 #define CES_TOOL_DOT_STALL_SECONDS 60.0
 _Static_assert((int)CES_TOOL_DOT_STALL_SECONDS == 60, "dot's and check's help say 60 s");
 

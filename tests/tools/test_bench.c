@@ -1840,6 +1840,49 @@ static void test_plot_pipe_stall(void **state)
 #endif
 }
 
+/* --csv into a named pipe that no reader opens is held as --plot is
+ * (ces_tool_write_file): after 60 s a line names it, exit 2 as an output
+ * that cannot be written, after the table, in 2 s with the command's clock
+ * preloaded to run 30 times as fast (tests/sim/clock_fast.c).  It waited
+ * for ever, here until the reader opened and closed the pipe 20 s later,
+ * and died of SIGPIPE (exit 141).  (--model-out, which --calibrate writes
+ * on GPUs alone, is written by the same call.) */
+static void test_csv_pipe_stall(void **state)
+{
+#if defined(CES_CLOCK_FAST)
+    static const char env[] = "LD_PRELOAD='" CES_CLOCK_FAST "' "
+                              "ASAN_OPTIONS=\"verify_asan_link_order=0:$ASAN_OPTIONS\"";
+    static const char want[] = "\ncesync: bench: no reader opened q.csv in 60 s\n";
+    char *dir = ces_test_tmpdir(), *out = NULL, fifo[256], got[256];
+    pid_t pid;
+    int rc;
+
+    (void)state;
+    snprintf(fifo, sizeof(fifo), "%s/q.csv", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    pid = ces_test_idle_reader(fifo, 0);
+    rc = ces_test_tool_env(dir, env, "bench alltoall --dry-run --max-bytes 4K --variant plain "
+                                     "--csv q.csv", &out);
+    ces_test_end_reader(pid);
+    if (strstr(out, "cannot be preloaded") != NULL) {
+        free(out);
+        ces_test_remove_in(dir, "q.csv\0");
+        skip();
+    }
+    if (rc != 2 || strstr(out, "# --dry-run: every time below is the cost model's prediction\n") ==
+                       NULL ||
+        strlen(out) < strlen(want) || strcmp(out + strlen(out) - strlen(want), want) != 0)
+        fail_msg("exit %d, it said:\n%s", rc, out);
+    free(out);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "q.csv;");
+    ces_test_remove_in(dir, "q.csv\0");
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 /* The edges of the dry run's options and what its output says of them:
  * --factor 1024 and --warmup 50 are the largest taken; 1 GiB is "1G" in
  * the bytes column; the header names a --model file after the kind and
@@ -1942,6 +1985,7 @@ int main(void)
         cmocka_unit_test(test_factor_near_one),
         cmocka_unit_test(test_plot_keeps_other_dot),
         cmocka_unit_test(test_plot_pipe_stall),
+        cmocka_unit_test(test_csv_pipe_stall),
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_option_edges),
         cmocka_unit_test(test_settings_before_gpus),

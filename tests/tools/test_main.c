@@ -1536,6 +1536,85 @@ static void test_dot_pipe_bound(void **state)
     ces_test_remove_in(dir, "p.dot\0w.ces\0");
 }
 
+/* Every text output into a named pipe is held as dot's -o is without
+ * --max-seconds (ces_tool_dot_bounds): print -o and gen -o DIR's
+ * DIR/gen-1.ces, named pipes that no reader opens, and promela -o, one
+ * whose reader holds it open and never reads (185 KB of the 8-rank
+ * alltoall's model: the pipe takes 64 KiB of it), stop after 60 s, a line
+ * naming the file, exit 2 as an output that cannot be written, nothing
+ * left beside them.  The 60 s pass in 2 s: the command's clock, preloaded,
+ * runs 30 times as fast (tests/sim/clock_fast.c).  Each waited for ever,
+ * here until the reader, a child, opened or closed the pipe 20 s later,
+ * and died of SIGPIPE (exit 141).  -o /dev/stdout into a pipe is not held
+ * so: it is written as standard output is. */
+static void test_text_outputs_pipe_stall(void **state)
+{
+#if defined(CES_CLOCK_FAST)
+    static const char env[] = "LD_PRELOAD='" CES_CLOCK_FAST "' "
+                              "ASAN_OPTIONS=\"verify_asan_link_order=0:$ASAN_OPTIONS\"";
+    static const struct {
+        const char *args, *file; /* (args: %s the directory) */
+        int opened;
+    } cases[] = {
+        {"print barrier --ranks 2 -o %s/p.txt", "p.txt", 0},
+        {"promela alltoall --ranks 8 -o %s/p.txt", "p.txt", 1},
+        {"gen --seed 1 -o %s", "gen-1.ces", 0},
+    };
+    char *dir = ces_test_tmpdir(), fifo[256], args[640], want[1024], got[256], *o, *got_all;
+    int rc;
+
+    (void)state;
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        pid_t pid;
+
+        snprintf(fifo, sizeof(fifo), "%s/%s", dir, cases[k].file);
+        assert_int_equal(mkfifo(fifo, 0600), 0);
+        pid = ces_test_idle_reader(fifo, cases[k].opened);
+        snprintf(args, sizeof(args), cases[k].args, dir);
+        if (cases[k].opened)
+            snprintf(want, sizeof(want), "cesync: %.*s: cannot write %s: its reader took none of "
+                     "it for 60 s\n", (int)strcspn(args, " "), args, fifo);
+        else
+            snprintf(want, sizeof(want), "cesync: %.*s: no reader opened %s in 60 s\n",
+                     (int)strcspn(args, " "), args, fifo);
+        rc = ces_test_tool_env(NULL, env, args, &o);
+        ces_test_end_reader(pid);
+        if (strstr(o, "cannot be preloaded") != NULL) {
+            free(o);
+            assert_int_equal(remove(fifo), 0);
+            break;
+        }
+        if (rc != 2 || strcmp(o, want) != 0)
+            fail_msg("'cesync %s' exit %d, it said:\n%s", args, rc, o);
+        free(o);
+        ces_test_dir_entries(dir, got, sizeof(got));
+        snprintf(want, sizeof(want), "%s;", cases[k].file);
+        assert_string_equal(got, want);
+        assert_int_equal(remove(fifo), 0);
+    }
+    assert_int_equal(rmdir(dir), 0);
+    /* -o /dev/stdout is written as standard output is, without the 60 s:
+     * a reader that takes none of the expanded 32-rank alltoall (some
+     * 150 KB) for 3 s, 90 s of the command's clock, then all, gets it
+     * whole, as with -o - (a pager that reads a screen at a time) */
+    assert_int_equal(ces_test_tool(NULL, "print alltoall --ranks 32 --expand | wc -c", &o), 0);
+    rc = ces_test_tool_env(NULL, env, "print alltoall --ranks 32 --expand -o /dev/stdout "
+                                      "2>/dev/null | (sleep 3; wc -c)", &got_all);
+    assert_int_equal(rc, 0);
+    assert_string_equal(got_all, o);
+    free(got_all);
+    free(o);
+    /* promela's help names that exit (it named none for an output) */
+    assert_int_equal(ces_test_tool(NULL, "promela --help", &o), 0);
+    assert_non_null(strstr(o, "\nExit: 0 written, 2 bad usage, a bad schedule, a model past a "
+                              "limit, or an output\nthat cannot be written.\n"));
+    free(o);
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 /* `cesync dot -o NAME` where NAME says no format (/dev/stdout, /dev/null):
  * refused before the drawing, with the name that does write standard
  * output (it said only that the name must end in .dot, .svg or .png). */
@@ -1681,6 +1760,7 @@ int main(void)
         cmocka_unit_test(test_dot_text_large),
         cmocka_unit_test(test_dot_pipe_bound),
         cmocka_unit_test(test_dot_memory_bound),
+        cmocka_unit_test(test_text_outputs_pipe_stall),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
         cmocka_unit_test(test_run_probe_fork_fails),
