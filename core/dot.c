@@ -4028,26 +4028,60 @@ int ces_dot_tmp_probe(struct ces_ctx *ctx)
     return CES_OK;
 }
 
-/* Waits for the dot of pid into *status; past deadline (> 0) ends it
- * (SIGKILL) and returns 1; -1 where waitpid fails, else 0. */
-static int wait_by(pid_t pid, int *status, double deadline)
+/* The bytes that out_fd, a pipe (a named pipe), holds (FIONREAD), where b
+ * has a stall; -1 for any other file (or no stall). */
+static int pipe_held(int out_fd, const struct ces_dot_bounds *b)
+{
+    struct stat sb;
+    int q;
+
+    return b->stall > 0 && fstat(out_fd, &sb) == 0 && S_ISFIFO(sb.st_mode) &&
+                   ioctl(out_fd, FIONREAD, &q) == 0
+               ? q
+               : -1;
+}
+
+/* Waits for the dot of pid into *status.  Past b's deadline it is ended
+ * (SIGKILL), 1; where b has a stall and out_fd, dot's standard output, is
+ * a pipe (a named pipe) that held `least` bytes before dot started
+ * (pipe_held; -1: none of these), ended too, 2, once the bytes the pipe
+ * holds stood above the least it held, unchanged, for b->stall seconds:
+ * dot waits to write for a reader that takes none (it waited for ever, or
+ * until --max-seconds).  -1 where waitpid fails, else 0. */
+static int wait_by(pid_t pid, int *status, const struct ces_dot_bounds *b, int out_fd,
+                   int least)
 {
     struct timespec pause = {0, 10000000};
-    bool killed = false;
+    bool looks = least >= 0;
+    bool polls = b->deadline > 0 || looks;
+    int killed = 0, held = -1, q;
+    double took = 0; /* when the pipe's bytes last changed, or stood at their least */
 
     for (;;) {
-        pid_t w = waitpid(pid, status, deadline > 0 && !killed ? WNOHANG : 0);
+        pid_t w = waitpid(pid, status, polls && killed == 0 ? WNOHANG : 0);
+        double now;
 
         if (w == pid)
-            return killed ? 1 : 0;
+            return killed;
         if (w < 0 && errno != EINTR)
             return -1;
-        if (w == 0 && ces_now() >= deadline) {
-            kill(pid, SIGKILL);
-            killed = true;
-        } else if (w == 0) {
-            nanosleep(&pause, NULL);
+        if (w != 0)
+            continue;
+        now = ces_now();
+        if (b->deadline > 0 && now >= b->deadline)
+            killed = 1;
+        if (killed == 0 && looks && ioctl(out_fd, FIONREAD, &q) == 0) {
+            if (q != held || q <= least)
+                took = now;
+            least = q < least ? q : least;
+            held = q;
+            if (now >= took + b->stall)
+                killed = 2;
         }
+        if (killed != 0)
+            kill(pid, SIGKILL);
+        else
+            nanosleep(&pause, NULL);
     }
 }
 
@@ -4155,7 +4189,9 @@ static bool held_half(uint64_t memory, const struct rusage *before)
  * out_fd, the file that is to become `path` (or `path` itself, a pipe or a
  * device); errors name `path`.  A dot that fails, and one that leaves the
  * file empty, are CES_ERR_IO; past b's deadline the text's writing stops,
- * or dot is ended, CES_ERR_TIMEOUT; where b bounds its memory a dot that
+ * or dot is ended, CES_ERR_TIMEOUT, and so where b's stall passes with
+ * out_fd a pipe that its reader takes none of (wait_by); where b bounds
+ * its memory a dot that
  * fails having held half of it (held_half), ces_dot_memory_floor's where
  * that is more, is CES_ERR_LIMIT. */
 static int render(struct ces_ctx *ctx, const char *dot, const char *text, int out_fd,
@@ -4170,6 +4206,7 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
     struct ces_dot_bounds in = {b->deadline, 0, 0}; /* (a regular file: never waits) */
     uint64_t memory = b->memory, least = ces_dot_memory_floor();
     int fd = tmp_open(ctx, path), status = 0, err, late, rc = CES_OK;
+    int least_held = pipe_held(out_fd, b); /* (before dot writes there) */
 
     if (fd < 0)
         return CES_ERR_IO;
@@ -4217,15 +4254,20 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
         goto close_fd;
     }
     ces_file_child(pid); /* a signal that ends us ends its drawing too */
-    late = wait_by(pid, &status, b->deadline);
+    late = wait_by(pid, &status, b, out_fd, least_held);
     ces_file_child(0);
     if (late < 0) {
         rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "waiting for dot: %s", strerror(errno));
         goto close_fd;
     }
-    if (late > 0) {
+    if (late == 1) {
         rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT,
                            "the time bound passed while Graphviz laid it out, which was ended");
+        goto close_fd;
+    }
+    if (late == 2) {
+        rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT, "its reader took none of the picture for %g s "
+                           "(Graphviz was ended)", b->stall);
         goto close_fd;
     }
     if ((!WIFEXITED(status) || WEXITSTATUS(status) != 0) && memory > 0 &&

@@ -265,8 +265,9 @@ struct ces_dot_bounds {
                       * Graphviz lays it out (ended there) */
     double stall;    /* seconds that a file that is no regular file (a named
                       * pipe, a pipe) may wait for a reader to open it, or
-                      * for its reader to take more of the dot text; not
-                      * Graphviz's own writing of a .svg or .png there */
+                      * for its reader to take more of the dot text, or of
+                      * the .svg or .png that Graphviz writes there (then
+                      * ended) */
     uint64_t memory; /* bytes of data segment (RLIMIT_DATA) Graphviz may take
                       * for a .svg or .png, raised to ces_dot_memory_floor:
                       * one that fails having held half of it or more is

@@ -2506,6 +2506,59 @@ static void test_dot_pipe_stall(void **state)
 #endif
 }
 
+/* A .svg's Graphviz writes the picture itself into a named pipe: one whose
+ * reader holds it open and never reads is held by the stall that holds
+ * the dot text (ces_tool_dot_bounds) without --max-seconds, Graphviz ended
+ * once the pipe has stood full for 60 s: a line says so, exit 3, and with
+ * --json the object says "dot_bound":"time".  A stand-in dot that writes
+ * the 1.4 MB of dot text it is given (cat) fills the pipe; the 60 s pass in
+ * 2 s, the command's clock preloaded to run 30 times as fast (Graphviz's
+ * runs at the time of day).  It waited for ever, here until the reader
+ * closed the pipe 20 s later and the stand-in died of SIGPIPE (exit 2). */
+static void test_dot_picture_pipe_stall(void **state)
+{
+#if defined(CES_CLOCK_FAST)
+    static const char env[] = "LD_PRELOAD='" CES_CLOCK_FAST "' "
+                              "ASAN_OPTIONS=\"verify_asan_link_order=0:$ASAN_OPTIONS\"";
+    char *dir = ces_test_tmpdir(), bin[256], path[600], args[640], want[1024], *o;
+    char *saved = ces_test_env_save("PATH");
+
+    (void)state;
+    snprintf(bin, sizeof(bin), "%s/bin", dir);
+    ces_test_put_program(bin, "dot", "#!/bin/sh\nexec cat\n");
+    snprintf(path, sizeof(path), "%s:%s", bin, saved != NULL ? saved : "/usr/bin:/bin");
+    assert_int_equal(setenv("PATH", path, 1), 0);
+    snprintf(path, sizeof(path), "%s/w.ces", dir);
+    ces_test_put_file(path, six_thousand_writes);
+    snprintf(path, sizeof(path), "%s/p.svg", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    for (int k = 0; k < 2; k++) {
+        pid_t pid = ces_test_idle_reader(path, 1);
+        int rc;
+
+        snprintf(args, sizeof(args), "check %s/w.ces %s --dot %s", dir,
+                 k == 0 ? "--quiet" : "--json", path);
+        snprintf(want, sizeof(want), "%scesync: check: --dot %s not written: its reader took "
+                 "none of the picture for 60 s (Graphviz was ended)\n",
+                 k == 0 ? "verdict: OK\n" : "\"dot_bound\":\"time\"}\n", path);
+        rc = ces_test_tool_env(NULL, env, args, &o);
+        ces_test_end_reader(pid);
+        if (strstr(o, "cannot be preloaded") != NULL) {
+            free(o);
+            break;
+        }
+        if (rc != 3 || strlen(o) < strlen(want) || strcmp(o + strlen(o) - strlen(want), want))
+            fail_msg("exit %d, it said:\n%s", rc, o);
+        free(o);
+    }
+    ces_test_env_restore("PATH", saved);
+    ces_test_remove_in(dir, "p.svg\0w.ces\0bin/dot\0bin\0");
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 /* --json draws the picture before the object: a named pipe's reader that
  * reads 4 KiB of the 1.4 MB of dot text and closes it fails the write
  * (EPIPE), which a line says after the object whole, exit 2 as any write
@@ -3102,6 +3155,7 @@ int main(void)
         cmocka_unit_test(test_dot_note_json_streams),
         cmocka_unit_test(test_dot_pipe_time_bound),
         cmocka_unit_test(test_dot_pipe_stall),
+        cmocka_unit_test(test_dot_picture_pipe_stall),
         cmocka_unit_test(test_dot_pipe_closed_json),
         cmocka_unit_test(test_dot_tmpdir_checked_first),
         cmocka_unit_test(test_dot_note_before_search),
