@@ -4028,6 +4028,62 @@ int ces_dot_tmp_probe(struct ces_ctx *ctx)
     return CES_OK;
 }
 
+/* The words of a failed allocation in what Graphviz and the libraries it
+ * draws with print on standard error, in any case: Graphviz's own "out of
+ * memory" (2.43 says it and dies of SIGSEGV, later ones exit 1; cairo's
+ * "out of memory" too), GLib's "failed to allocate" (then it aborts),
+ * strerror(ENOMEM)'s "Cannot allocate memory", "allocation failure". */
+static const char *const oom_words[] = {"out of memory", "failed to allocate",
+                                        "cannot allocate memory", "allocation failure"};
+#define OOM_WORD_MAX 24 /* the longest's length, and more */
+
+/* Dot's standard error, relayed to this process's as it comes and looked
+ * at for oom_words: fd the reading end of its pipe (non-blocking; -1:
+ * none), tail the last bytes of what came before (lower case), so that
+ * words split between two reads are found. */
+struct dot_err {
+    int fd;
+    bool oom;
+    size_t tlen;
+    char tail[OOM_WORD_MAX];
+};
+
+/* Relays what dot's standard error holds now (all of it where `all`, up
+ * to its end; else one read at most); closes it at its end. */
+static void err_relay(struct dot_err *e, bool all)
+{
+    char buf[4096], look[OOM_WORD_MAX + sizeof(buf)];
+
+    while (e->fd >= 0) {
+        ssize_t n = read(e->fd, buf, sizeof(buf));
+        size_t m;
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0 && !(n < 0 && errno == EAGAIN && !all)) {
+            close(e->fd); /* its end (or an error: nothing more comes) */
+            e->fd = -1;
+        }
+        if (n <= 0)
+            return;
+        (void)ces_write_all(STDERR_FILENO, buf, (size_t)n);
+        memcpy(look, e->tail, e->tlen);
+        m = e->tlen;
+        for (ssize_t k = 0; k < n; k++)
+            look[m++] = (char)tolower((unsigned char)buf[k]);
+        for (size_t w = 0; w < sizeof(oom_words) / sizeof(oom_words[0]) && !e->oom; w++) {
+            size_t wl = strlen(oom_words[w]);
+
+            for (size_t at = 0; at + wl <= m && !e->oom; at++)
+                e->oom = memcmp(look + at, oom_words[w], wl) == 0;
+        }
+        e->tlen = m < sizeof(e->tail) ? m : sizeof(e->tail);
+        memmove(e->tail, look + m - e->tlen, e->tlen);
+        if (!all)
+            return;
+    }
+}
+
 /* The bytes that out_fd, a pipe (a named pipe), holds (FIONREAD), where b
  * has a stall; -1 for any other file (or no stall). */
 static int pipe_held(int out_fd, const struct ces_dot_bounds *b)
@@ -4041,19 +4097,20 @@ static int pipe_held(int out_fd, const struct ces_dot_bounds *b)
                : -1;
 }
 
-/* Waits for the dot of pid into *status.  Past b's deadline it is ended
- * (SIGKILL), 1; where b has a stall and out_fd, dot's standard output, is
- * a pipe (a named pipe) that held `least` bytes before dot started
- * (pipe_held; -1: none of these), ended too, 2, once the bytes the pipe
- * holds stood above the least it held, unchanged, for b->stall seconds:
- * dot waits to write for a reader that takes none (it waited for ever, or
- * until --max-seconds).  -1 where waitpid fails, else 0. */
+/* Waits for the dot of pid into *status, its standard error relayed
+ * (err: err_relay) as it comes.  Past b's deadline it is ended (SIGKILL),
+ * 1; where b has a stall and out_fd, dot's standard output, is a pipe (a
+ * named pipe) that held `least` bytes before dot started (pipe_held; -1:
+ * none of these), ended too, 2, once the bytes the pipe holds stood above
+ * the least it held, unchanged, for b->stall seconds: dot waits to write
+ * for a reader that takes none (it waited for ever, or until
+ * --max-seconds).  -1 where waitpid fails, else 0. */
 static int wait_by(pid_t pid, int *status, const struct ces_dot_bounds *b, int out_fd,
-                   int least)
+                   int least, struct dot_err *err)
 {
     struct timespec pause = {0, 10000000};
     bool looks = least >= 0;
-    bool polls = b->deadline > 0 || looks;
+    bool polls = b->deadline > 0 || looks || err->fd >= 0;
     int killed = 0, held = -1, q;
     double took = 0; /* when the pipe's bytes last changed, or stood at their least */
 
@@ -4061,8 +4118,10 @@ static int wait_by(pid_t pid, int *status, const struct ces_dot_bounds *b, int o
         pid_t w = waitpid(pid, status, polls && killed == 0 ? WNOHANG : 0);
         double now;
 
-        if (w == pid)
+        if (w == pid) {
+            err_relay(err, true);
             return killed;
+        }
         if (w < 0 && errno != EINTR)
             return -1;
         if (w != 0)
@@ -4078,10 +4137,16 @@ static int wait_by(pid_t pid, int *status, const struct ces_dot_bounds *b, int o
             if (now >= took + b->stall)
                 killed = 2;
         }
-        if (killed != 0)
+        if (killed != 0) {
             kill(pid, SIGKILL);
-        else
+        } else if (err->fd >= 0) {
+            struct pollfd p = {err->fd, POLLIN, 0};
+
+            if (poll(&p, 1, 10) > 0)
+                err_relay(err, false);
+        } else {
             nanosleep(&pause, NULL);
+        }
     }
 }
 
@@ -4133,9 +4198,10 @@ uint64_t ces_dot_memory_floor(void)
  * 40 MB of data).  Where four threads' stacks (RLIMIT_STACK's soft limit
  * each) do not fit in it beside DOT_MEMORY_BASE, that limit is lowered to
  * DOT_MEMORY_STACK_MAX for dot (its main thread's too, twice the usual
- * 8 MiB): GLib aborted making its first thread.  0 or errno. */
+ * 8 MiB): GLib aborted making its first thread.  Its standard error is
+ * err_fd where that is not -1.  0 or errno. */
 static int spawn_bounded(pid_t *pid, const char *dot, char **argv, int in_fd, int out_fd,
-                         uint64_t memory)
+                         int err_fd, uint64_t memory)
 {
     struct rlimit rl, st;
     bool lower;
@@ -4153,6 +4219,7 @@ static int spawn_bounded(pid_t *pid, const char *dot, char **argv, int in_fd, in
         return errno;
     if (*pid == 0) { /* (a signal's handler here removes none of ours: file.c) */
         if (dup2(in_fd, STDIN_FILENO) >= 0 && dup2(out_fd, STDOUT_FILENO) >= 0 &&
+            (err_fd < 0 || dup2(err_fd, STDERR_FILENO) >= 0) &&
             setrlimit(RLIMIT_DATA, &rl) == 0 && (!lower || setrlimit(RLIMIT_STACK, &st) == 0))
             execve(dot, argv, environ);
         _exit(127);
@@ -4161,11 +4228,13 @@ static int spawn_bounded(pid_t *pid, const char *dot, char **argv, int in_fd, in
 }
 
 /* Whether the dot just waited for held half of `memory` bytes or more:
- * the sign that a dot that failed under its bound ran out of memory, where
- * no status tells (out of memory Graphviz 2.43 says so and dies of
- * SIGSEGV, later ones may exit 1, GLib aborts making a thread; its
- * resident peak then stood at 60% of the bound or more, from 10 MB to
- * 200 MB, where a dot failing for another reason holds a few MiB).
+ * the sign that a dot that failed under its bound ran out of memory where
+ * it said nothing of it on standard error (oom_words), since no status
+ * tells (Graphviz 2.43 says "out of memory" and dies of SIGSEGV, later
+ * ones may exit 1, GLib aborts making a thread; the resident peak then
+ * stood at 60% of the bound or more, from 10 MB to 200 MB, where a dot
+ * failing for another reason holds a few MiB; one ended by SIGPIPE may
+ * hold more, and is not asked).
  * getrusage's ru_maxrss (KiB on Linux) of the children is the largest
  * peak of any child waited for, `before` the dot started, so the dot's
  * own only where it rose past that; and a child counts as its own the
@@ -4191,9 +4260,10 @@ static bool held_half(uint64_t memory, const struct rusage *before)
  * file empty, are CES_ERR_IO; past b's deadline the text's writing stops,
  * or dot is ended, CES_ERR_TIMEOUT, and so where b's stall passes with
  * out_fd a pipe that its reader takes none of (wait_by); where b bounds
- * its memory a dot that
- * fails having held half of it (held_half), ces_dot_memory_floor's where
- * that is more, is CES_ERR_LIMIT. */
+ * its memory (ces_dot_memory_floor's where that is more) a dot that fails
+ * saying a failed allocation on standard error (oom_words), which is
+ * relayed to this process's, or else having held half of its memory
+ * (held_half) and not ended by SIGPIPE, is CES_ERR_LIMIT. */
 static int render(struct ces_ctx *ctx, const char *dot, const char *text, int out_fd,
                   const char *path, const char *fmt, const struct ces_dot_bounds *b)
 {
@@ -4206,7 +4276,9 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
     struct ces_dot_bounds in = {b->deadline, 0, 0}; /* (a regular file: never waits) */
     uint64_t memory = b->memory, least = ces_dot_memory_floor();
     int fd = tmp_open(ctx, path), status = 0, err, late, rc = CES_OK;
+    struct dot_err derr = {-1, false, 0, {0}};
     int least_held = pipe_held(out_fd, b); /* (before dot writes there) */
+    bool failed;
 
     if (fd < 0)
         return CES_ERR_IO;
@@ -4233,10 +4305,32 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
     argv[1] = tflag;
     argv[2] = NULL;
     if (memory > 0) {
+        int pfd[2];
+
         /* (held_half: the peak of children before this one) */
         memset(&kids, 0, sizeof(kids));
         (void)getrusage(RUSAGE_CHILDREN, &kids);
-        err = spawn_bounded(&pid, dot, argv, fd, out_fd, memory);
+        /* its standard error through a pipe, to see what it says of a
+         * failed allocation (without one: held_half alone) */
+        if (pipe(pfd) == 0) {
+            int fl;
+
+            derr.fd = ces_file_fd_own(pfd[0]);
+            pfd[1] = ces_file_fd_own(pfd[1]);
+            if (derr.fd < 0 || pfd[1] < 0 || (fl = fcntl(derr.fd, F_GETFL)) < 0 ||
+                fcntl(derr.fd, F_SETFL, fl | O_NONBLOCK) != 0) {
+                if (derr.fd >= 0)
+                    close(derr.fd);
+                if (pfd[1] >= 0)
+                    close(pfd[1]);
+                derr.fd = pfd[1] = -1;
+            }
+        } else {
+            pfd[1] = -1;
+        }
+        err = spawn_bounded(&pid, dot, argv, fd, out_fd, pfd[1], memory);
+        if (pfd[1] >= 0)
+            close(pfd[1]);
     } else {
         if (posix_spawn_file_actions_init(&fa) != 0) {
             rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "posix_spawn_file_actions_init failed");
@@ -4254,7 +4348,7 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
         goto close_fd;
     }
     ces_file_child(pid); /* a signal that ends us ends its drawing too */
-    late = wait_by(pid, &status, b, out_fd, least_held);
+    late = wait_by(pid, &status, b, out_fd, least_held, &derr);
     ces_file_child(0);
     if (late < 0) {
         rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "waiting for dot: %s", strerror(errno));
@@ -4270,15 +4364,20 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
                            "(Graphviz was ended)", b->stall);
         goto close_fd;
     }
-    if ((!WIFEXITED(status) || WEXITSTATUS(status) != 0) && memory > 0 &&
-        held_half(memory, &kids)) {
+    /* out of its memory where it said so, or else where it held half of
+     * it and was not ended by SIGPIPE (its reader gone: no allocation
+     * failed) */
+    failed = !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+    if (failed && memory > 0 &&
+        (derr.oom || ((WIFEXITED(status) || WTERMSIG(status) != SIGPIPE) &&
+                      held_half(memory, &kids)))) {
         rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "dot -T%s failed drawing %s (%s %d) out of "
                            "memory: its bound of %" PRIu64 " bytes", fmt, path,
                            WIFEXITED(status) ? "exit status" : "signal",
                            WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), memory);
         goto close_fd;
     }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    if (failed) {
         rc = ces_ctx_error(ctx, CES_ERR_IO, "dot -T%s failed drawing %s (%s %d)", fmt, path,
                            WIFEXITED(status) ? "exit status" : "signal",
                            WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
@@ -4292,6 +4391,8 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: Graphviz 'dot' wrote nothing",
                            path);
 close_fd:
+    if (derr.fd >= 0)
+        close(derr.fd);
     close(fd);
     return rc;
 }

@@ -270,7 +270,10 @@ struct ces_dot_bounds {
                       * ended) */
     uint64_t memory; /* bytes of data segment (RLIMIT_DATA) Graphviz may take
                       * for a .svg or .png, raised to ces_dot_memory_floor:
-                      * one that fails having held half of it or more is
+                      * one that fails saying that an allocation failed
+                      * ("out of memory", "failed to allocate", ...: its
+                      * standard error, relayed), or else having held half
+                      * of it or more, not ended by SIGPIPE, is
                       * CES_ERR_LIMIT, "... out of memory: its bound of N
                       * bytes" */
 };

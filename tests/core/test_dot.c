@@ -1546,6 +1546,48 @@ static void test_title_escaped(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Graphviz out of its data segment is known by what it says on standard
+ * error, which ces_dot_write_by passes on: 4 nodes at 6,000 dpi, a bitmap
+ * of about 750 MB, drawn as a .png under a bound of 256 MiB, where
+ * Graphviz 2.43 says "failure to create cairo surface: out of memory" and
+ * dies of SIGSEGV holding 12 MB, are CES_ERR_LIMIT; by the peak alone, far
+ * under half the bound, they were CES_ERR_IO, "dot -Tpng failed drawing
+ * ... (signal 11)".  Nothing is left behind.  Skipped without Graphviz. */
+static void test_write_memory_said(void **state)
+{
+    static const struct ces_dot_bounds bound = {0, 0, (uint64_t)256 << 20};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *dir = ces_test_tmpdir(), png[256], err[256], *said;
+    int saved, fd, rc;
+
+    (void)state;
+    snprintf(png, sizeof(png), "%s/x.png", dir);
+    snprintf(err, sizeof(err), "%s/err.txt", dir);
+    fflush(stderr);
+    saved = dup(STDERR_FILENO);
+    fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(saved >= 0 && fd >= 0);
+    assert_int_equal(dup2(fd, STDERR_FILENO), STDERR_FILENO);
+    rc = ces_dot_write_by(ctx, "digraph g { dpi=6000; a -> b; b -> c; a -> c; c -> d; d -> a }\n",
+                          png, &bound);
+    assert_int_equal(dup2(saved, STDERR_FILENO), STDERR_FILENO);
+    assert_int_equal(close(saved), 0);
+    assert_int_equal(close(fd), 0);
+    said = ces_test_read_file(err, NULL);
+    if (rc == CES_ERR_UNSUPPORTED) {
+        free(said);
+        ces_test_remove_in(dir, "err.txt\0");
+        ces_test_ctx_end(ctx, &st);
+        skip();
+    }
+    if (rc != CES_ERR_LIMIT || strstr(said, "out of memory") == NULL)
+        fail_msg("%d: %s; Graphviz said:\n%s", rc, ces_ctx_last_error(ctx), said);
+    free(said);
+    ces_test_remove_in(dir, "err.txt\0");
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A named pipe is written in place, for .svg as for .dot: its reader
  * gets the whole picture before the end of the stream.  The pipe was
  * opened and closed before Graphviz opened it again by name, so a reader
@@ -3794,6 +3836,7 @@ int main(void)
         cmocka_unit_test(test_write_stall_slow_reader),
         cmocka_unit_test(test_write_replaces_when_complete),
         cmocka_unit_test(test_write_svg_to_pipe),
+        cmocka_unit_test(test_write_memory_said),
         cmocka_unit_test(test_label_pieces),
         cmocka_unit_test(test_overlay_replay_lists),
         cmocka_unit_test(test_overlay_stopped_eager),

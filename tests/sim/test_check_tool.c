@@ -2559,6 +2559,63 @@ static void test_dot_picture_pipe_stall(void **state)
 #endif
 }
 
+/* Graphviz out of its memory is judged by what it says on standard error
+ * (relayed as it was), not only by the peak it held: a stand-in dot that
+ * says "out of memory" and exits 1 (as Graphviz 2.43 says it before it
+ * dies of SIGSEGV, later ones exit 1) and one that says GLib's "failed to
+ * allocate 4096 bytes" and aborts, each holding a few KiB under
+ * --max-memory 64M, are the memory bound's, exit 3 (they were "dot -Tsvg
+ * failed drawing ...", exit 2); without a bound (--max-memory 0) the same
+ * words are a failure as any (2).  And a stand-in whose child holds 36 MB
+ * (of the 60 MiB or so that the bound leaves it) before it dies of
+ * SIGPIPE, its reader gone, is no allocation that failed: exit 2 (it was
+ * taken for the bound's, exit 3, by its peak alone). */
+static void test_dot_graphviz_says_memory(void **state)
+{
+    static const char *const says[2] = {
+        "#!/bin/sh\ncat >/dev/null\necho 'out of memory' >&2\nexit 1\n",
+        "#!/bin/sh\ncat >/dev/null\nprintf '\\n(process:1): GLib-ERROR **: gmem.c:1: failed to "
+        "allocate 4096 bytes\\n' >&2\nkill -ABRT $$\n"};
+    static const char *const heard[2] = {
+        "out of memory\n",
+        "\n(process:1): GLib-ERROR **: gmem.c:1: failed to allocate 4096 bytes\n"};
+    char *dir = ces_test_tmpdir(), args[640], want[1024], why[32], *o;
+
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof(args), "barrier --ranks 2 --max-memory 64M --quiet --dot %s/x.svg",
+                 dir);
+        snprintf(want, sizeof(want), "verdict: OK\n%scesync: check: --dot %s/x.svg not written: "
+                 "Graphviz ran out of the ", heard[k], dir);
+        assert_int_equal(run_stand_in_dot(dir, says[k], "", args, &o), 3);
+        if (strncmp(o, want, strlen(want)) != 0 ||
+            strstr(o, " of memory that the bound of 64.0 MiB left it beside the dot text\n") ==
+                NULL)
+            fail_msg("it said:\n%s", o);
+        free(o);
+        snprintf(args, sizeof(args), "barrier --ranks 2 --max-memory 0 --quiet --dot %s/x.svg",
+                 dir);
+        if (k == 0)
+            snprintf(why, sizeof(why), "exit status 1");
+        else
+            snprintf(why, sizeof(why), "signal %d", SIGABRT);
+        snprintf(want, sizeof(want), "verdict: OK\n%scesync: check: --dot %s/x.svg: dot -Tsvg "
+                 "failed drawing %s/x.svg (%s)\n", heard[k], dir, dir, why);
+        assert_int_equal(run_stand_in_dot(dir, says[k], "", args, &o), 2);
+        assert_string_equal(o, want);
+        free(o);
+    }
+    snprintf(args, sizeof(args), "barrier --ranks 2 --max-memory 64M --quiet --dot %s/x.svg", dir);
+    snprintf(want, sizeof(want), "verdict: OK\ncesync: check: --dot %s/x.svg: dot -Tsvg failed "
+             "drawing %s/x.svg (signal %d)\n", dir, dir, SIGPIPE);
+    assert_int_equal(run_stand_in_dot(dir, "#!/bin/sh\ncat >/dev/null\nhead -c 36000000 "
+                                      "/dev/zero | tail -c 36000000 >/dev/null\nkill -PIPE $$\n",
+                                      "", args, &o), 2);
+    assert_string_equal(o, want);
+    free(o);
+    assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
+}
+
 /* --json draws the picture before the object: a named pipe's reader that
  * reads 4 KiB of the 1.4 MB of dot text and closes it fails the write
  * (EPIPE), which a line says after the object whole, exit 2 as any write
@@ -3156,6 +3213,7 @@ int main(void)
         cmocka_unit_test(test_dot_pipe_time_bound),
         cmocka_unit_test(test_dot_pipe_stall),
         cmocka_unit_test(test_dot_picture_pipe_stall),
+        cmocka_unit_test(test_dot_graphviz_says_memory),
         cmocka_unit_test(test_dot_pipe_closed_json),
         cmocka_unit_test(test_dot_tmpdir_checked_first),
         cmocka_unit_test(test_dot_note_before_search),
