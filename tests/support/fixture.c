@@ -154,10 +154,15 @@ void ces_test_tool_says(const char *args, int rc, const char *want)
 
 size_t ces_test_count(const char *hay, const char *needle)
 {
-    size_t n = 0;
+    size_t n = 0, len = strlen(needle);
 
-    for (hay = strstr(hay, needle); hay != NULL; hay = strstr(hay + 1, needle))
-        n++;
+    /* by strchr and strncmp, which read no further than they must: strstr
+     * under AddressSanitizer takes the length of the rest of `hay` at each
+     * call, so counting 30,000 edges of a picture of a few MiB took a
+     * minute */
+    for (hay = len > 0 ? strchr(hay, needle[0]) : NULL; hay != NULL;
+         hay = strchr(hay + 1, needle[0]))
+        n += strncmp(hay, needle, len) == 0;
     return n;
 }
 
