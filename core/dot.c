@@ -1005,31 +1005,10 @@ static size_t wval_bound(const struct dot_wval *v, size_t n, uint32_t cmp, uint6
     return bound(v, n, sizeof(*v), &key, cmp_wval, upper);
 }
 
-/* How many of the conditions v[0:n) (one slot's, sorted) a write of `value`
- * satisfies, as ces_wait_holds judges: == the value; >= it, cyclic within
- * 2^31 below it for u32. */
-static size_t holds_count(const struct dot_wval *v, size_t n, uint32_t width, uint64_t value)
-{
-    size_t c = wval_bound(v, n, CES_CMP_EQ, value, true) - wval_bound(v, n, CES_CMP_EQ, value, false);
-    size_t g0 = wval_bound(v, n, CES_CMP_GEQ, 0, false);
-
-    if (width != CES_U32)
-        return c + wval_bound(v, n, CES_CMP_GEQ, value, true) - g0;
-    {
-        uint32_t hi = (uint32_t)value, lo = hi - (UINT32_C(1) << 31) + 1;
-        size_t upto_hi = wval_bound(v, n, CES_CMP_GEQ, hi, true);
-        size_t from_lo = wval_bound(v, n, CES_CMP_GEQ, lo, false);
-
-        if (lo <= hi)
-            return c + upto_hi - from_lo;
-        /* the window wraps: [lo, 2^32) and [0, hi] */
-        return c + (wval_bound(v, n, CES_CMP_GEQ, UINT64_MAX, true) - from_lo) + (upto_hi - g0);
-    }
-}
-
 /* Puts into r[0..2k) the k (up to 3) ranges of the conditions v[0:n) (one
  * slot's, or one block's of it, sorted) that a write of `value` satisfies,
- * as holds_count counts them; k. */
+ * as ces_wait_holds judges: == the value; >= it, cyclic within 2^31 below
+ * it for u32; k. */
 static uint32_t holds_ranges(const struct dot_wval *v, size_t n, uint32_t width, uint64_t value,
                              size_t *r)
 {
@@ -1058,6 +1037,18 @@ static uint32_t holds_ranges(const struct dot_wval *v, size_t n, uint32_t width,
         r[5] = upto_hi;
         return 3;
     }
+}
+
+/* How many of the conditions v[0:n) (one slot's, or one block's of it,
+ * sorted) a write of `value` satisfies: those of holds_ranges. */
+static size_t holds_count(const struct dot_wval *v, size_t n, uint32_t width, uint64_t value)
+{
+    size_t r[6], c = 0;
+    uint32_t k = holds_ranges(v, n, width, value, r);
+
+    for (uint32_t j = 0; j < k; j++)
+        c += r[2 * j + 1] - r[2 * j];
+    return c;
 }
 
 /* Every wait, sorted by slot, into st->waits, and each slot's conditions,
@@ -1446,6 +1437,21 @@ static size_t later_first(const struct dot_order *o, size_t lo, size_t hi, uint3
     return lo;
 }
 
+/* The first of process q's writes w[lo..hi) (one slot's, in place order)
+ * of block b or a later one. */
+static size_t block_first(const struct dot_order *o, size_t lo, size_t hi, uint32_t b)
+{
+    while (lo < hi) { /* blocks ascend */
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (o->w[mid].block < b)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* The place after process p's last event of block b. */
 static uint32_t block_end(const struct dot_order *o, uint32_t p, uint32_t b)
 {
@@ -1793,8 +1799,8 @@ static void wit_ranges(const struct dot_order *o, struct dot_wit *it, size_t lo,
     if (cmp == CES_CMP_EQ) {
         r[0] = wv_bound(o, lo, hi, v, false);
         r[1] = wv_bound(o, r[0], hi, v, true);
-    } else if (width != CES_U32 || (hi > lo && o->wv[hi - 1].value >= top)) {
-        r[0] = width != CES_U32 ? wv_bound(o, lo, hi, v, false) : lo;
+    } else if (width != CES_U32) {
+        r[0] = wv_bound(o, lo, hi, v, false);
         r[1] = hi;
     } else {
         uint64_t v32 = (uint32_t)v;
@@ -1967,22 +1973,15 @@ static int replays_left(struct dot_order *o, const struct ces_graph *g, const st
      * block (a process's writes by place, so by block) */
     for (size_t i = lo, end; i < hi && need < reps; i = end) {
         uint32_t q = o->w[i].proc;
-        size_t b0, b1;
+        size_t b0;
 
         o->work++;
         end = ow_at(o->w, i, hi, q, UINT32_MAX);
         if (q != x->proc &&
             !(o->linked[q] && o->ev[o->off[q]].ref.rank == x->ref.rank))
             continue;
-        for (b0 = i, b1 = end; b0 < b1;) {
-            size_t mid = b0 + (b1 - b0) / 2;
-
-            if (o->w[mid].block < x->ref.block)
-                b0 = mid + 1;
-            else
-                b1 = mid;
-        }
-        for (; b0 < end && o->w[b0].block == x->ref.block; b0++) {
+        for (b0 = block_first(o, i, end, x->ref.block);
+             b0 < end && o->w[b0].block == x->ref.block; b0++) {
             o->work++;
             if (!ces_wait_holds(width, wt->cmp, o->w[b0].value, wt->value))
                 break;
@@ -2618,18 +2617,10 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
     slot_overwritten(o, g, &slot, width, x, c, ng);
     o->work += (uint64_t)ng * ng;
     for (uint32_t t = 0; t < ng; t++) {
-        size_t lo = o->group[t], hi = o->group[t + 1], i;
+        /* the run's first write of block b */
+        size_t lo = block_first(o, o->group[t], o->group[t + 1], x->ref.block), i;
         uint32_t from;
 
-        /* the run's first write of block b */
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-
-            if (o->w[mid].block < x->ref.block)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
         from = lo < o->group[t + 1] ? o->w[lo].pos : UINT32_MAX;
         /* the wait does not happen before it */
         i = first_seen(o, t, ng, op, width, from);
