@@ -1574,8 +1574,9 @@ static uint64_t count_runs(const struct ces_vec *live, uint64_t lo, uint64_t hi)
  * buffer (each adds 2 runs at most), and where that passes 2^32 - 2, the
  * sweep of expected_runs without the runs kept, a consume that reads the
  * range the one before it read with no produce between them (as the
- * replays of one do) counted as that one.  CES_ERR_LIMIT, SIM_LATE or
- * CES_ERR_NOMEM. */
+ * replays of one do) counted as that one, a building step of its own (its
+ * events are no more of the unrolled ops' step).  CES_ERR_LIMIT, SIM_LATE
+ * or CES_ERR_NOMEM. */
 static int runs_check(struct sim_model *m, const struct ces_vec *ev)
 {
     const uint32_t lim = UINT32_MAX - 1;
@@ -1597,6 +1598,7 @@ static int runs_check(struct sim_model *m, const struct ces_vec *ev)
     bound = sat_add64(bound, sat_mul64(cons, 4 * prod + 1));
     if (bound <= lim)
         return CES_OK;
+    begin(m, "counting the expected data", ev->len);
     for (size_t i = 0; i < ev->len && rc == CES_OK; i++) {
         const struct prodcons *e = &CES_VEC_AT(ev, struct prodcons, i);
         const struct ces_op *op = e->o->op;

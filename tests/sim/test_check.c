@@ -6171,6 +6171,44 @@ static void test_too_many_model_entries(void **state)
     refused_early(many_runs, want);
 }
 
+/* The building's progress while the runs that the consumes with '==' expect
+ * are counted before any is stored: 65,536 produces of a buffer and 16,385
+ * consumes of one byte of it (each a graph phase of that many replays)
+ * pass the bound of 4 runs a produce for each consume, so the sweep counts
+ * the runs (16,385), reading the clock every 65,536 events.  Its events
+ * were counted as more work of the step that had visited every unrolled
+ * op ("finding the expected data"), so that each line it gave was past its
+ * step's total (seen_build asserts the work done within the total; a line
+ * every time the clock is read). */
+static void test_runs_count_progress(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 1, 1);
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    struct seen_calls c = {0, 0};
+    uint32_t big;
+
+    (void)state;
+    assert_int_equal(ces_graph_add_buffer(g, "big", 16, &big), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 65536), CES_OK);
+    op(g, 0, PR(0, big, 0, 0, 1));
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 16385), CES_OK);
+    op(g, 0, CO(0, 1, 0, 0, 1, big, 0, 0));
+    ces_check_opts_init(&o);
+    o.max_states = 1;
+    o.build_progress = seen_build;
+    o.progress = seen_search;
+    o.progress_ud = &c;
+    o.progress_seconds = 1e-9;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_true(c.builds >= 81921 / 65536);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* 2^23 + 1 blocks, built through the API (a schedule expands to 2^20 at
  * most, and each of its delay faults adds 2): more than an op's block
  * field holds, refused before the model is built (a block past it would
@@ -6807,6 +6845,7 @@ int main(void)
         cmocka_unit_test(test_unrolled_too_long),
         cmocka_unit_test(test_too_many_awaits),
         cmocka_unit_test(test_too_many_model_entries),
+        cmocka_unit_test(test_runs_count_progress),
         cmocka_unit_test(test_too_many_blocks),
         cmocka_unit_test(test_delay_most_blocks),
         cmocka_unit_test(test_too_many_slots),
