@@ -111,8 +111,7 @@ struct search {
      * classes a random execution found first (bit d: SIM_D d).  Random
      * executions (here and --random) run on run, copied from init, with
      * fast's scratch and the generator rng; sample_over, what the last burst
-     * that ran took past its budget, less the budgets of the bursts it
-     * covered since (sample). */
+     * took past its budget (0 once it has covered the next one: sample). */
     uint64_t sample_next, rng, sample_over;
     bool sampling;
     uint32_t sampled;
@@ -2886,13 +2885,14 @@ uint64_t ces_sim_sample_at = 4096, ces_sim_sample_least = 65536;
 /* A burst: random executions from the initial state, on a trace of their
  * own, until they have taken their transitions or found every class the
  * search looks for; what they find is found (and prunes as such).  An
- * execution runs to its end, past the budget where it is longer: a burst
- * whose budget the last one's excess covers is not run, the excess less its
- * budget, so that the bursts of a long program, each one execution of its
- * length, do not take that length again at every doubling of the states
- * (2 ranks of 'Awaits in a long program' x100000 in docs/PERFORMANCE.md:
- * 7 bursts of one execution of 1.4 million transitions each, where their
- * budgets were 720,896). */
+ * execution runs to its end, past the budget where it is longer: the next
+ * burst, where that excess covers its budget, is not run, so that the bursts
+ * of a long program, each one execution of its length, take that length at
+ * every other doubling of the states (2 ranks of 'Awaits in a long program'
+ * x100000 in docs/PERFORMANCE.md: 7 bursts of one execution of 1.4 million
+ * transitions each, where their budgets were 720,896; now 4).  The excess
+ * covers one burst at most: a class that only a random execution finds in
+ * a long program is found one doubling later, not many. */
 static int sample(struct search *S)
 {
     uint64_t own = S->stats.states - S->stats.slice_states;
@@ -2903,7 +2903,7 @@ static int sample(struct search *S)
 
     S->sample_next = 2 * own;
     if (S->sample_over >= budget) {
-        S->sample_over -= budget;
+        S->sample_over = 0;
         return CES_OK;
     }
     rc = random_setup(S);

@@ -5000,6 +5000,42 @@ static void test_sample_long_executions(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* ... and covers that one burst alone: 2 ranks of `cesync gen --seed 133
+ * --streams 2 --shapes handoff`, replayed 20000 times, whose MISMATCH the
+ * search alone has not found in 320,000 states; the burst at 4,096 states
+ * finds its HANG, the one at 16,384 its MISMATCH.  Where the excess paid for
+ * every later burst, the next ran at 131,072 states, and a search bounded
+ * to 16,385 said HANG, RACE, INCOMPLETE. */
+static void test_sample_excess_one_burst(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(
+        ctx, "cesync 1\nranks 2\nstreams 2\nbuffer src 48\nbuffer dst 48\n"
+             "signal rdy u32 3\nsignal done u32 3\nphase graph x20000\n"
+             "r0 s1 : produce dst[0:16]\nr0 s1 : write rdy[0]@1 = 1\n"
+             "r0 s1 : wait done[0] >= 1\nr0 s1 : write done[0] = 0\nr0 s1 : record e0\n"
+             "r0 : await e0\nr0 : consume dst[0:16] == src[0:16]@1\n"
+             "r1 : write done[0]@0 = 1\nr1 : produce src[0:16]\nr1 : wait rdy[0] >= 1\n"
+             "r1 : write rdy[0] = 0\nr1 : copy src[0:16] -> dst[0:16]@0\n"
+             "r1 s1 : produce src[16:32]\nr1 s1 : batch\n"
+             "r1 s1 : copy src[16:24] -> dst[16:24]\nr1 s1 : copy src[24:32] -> dst[24:32]\n"
+             "r1 s1 : end\nr1 s1 : consume dst[16:32] == src[16:32]@0\n");
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.max_states = 16385;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r),
+                     CES_V_HANG | CES_V_RACE | CES_V_MISMATCH | CES_V_INCOMPLETE);
+    assert_int_equal(ces_check_report_stats(r).sample_executions, 2);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_time_bound_model_peak(void **state)
 {
     struct ces_test_alloc st;
@@ -6824,6 +6860,7 @@ int main(void)
         cmocka_unit_test(test_time_bound_model),
         cmocka_unit_test(test_awaits_long_program),
         cmocka_unit_test_teardown(test_sample_long_executions, knobs_back),
+        cmocka_unit_test(test_sample_excess_one_burst),
         cmocka_unit_test(test_time_bound_model_peak),
         cmocka_unit_test(test_time_bound_delay_graph),
         cmocka_unit_test(test_time_bound_model_tables),
