@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -4093,35 +4094,61 @@ static int pipe_held(int out_fd, const struct ces_dot_bounds *b)
  * 1; where b has a stall and out_fd, dot's standard output, is a pipe (a
  * named pipe) that held `least` bytes before dot started (pipe_held; -1:
  * none of these), ended too, 2, once the bytes the pipe holds stood above
- * the least it held, unchanged, for b->stall seconds: dot waits to write
+ * the least it held, unchanged, and its reader read none of them (an
+ * inotify watch's IN_ACCESS), for b->stall seconds: dot waits to write
  * for a reader that takes none (it waited for ever, or until
- * --max-seconds).  -1 where waitpid fails, else 0. */
+ * --max-seconds).  The bytes alone do not tell a slow reader: each page
+ * it takes whole frees room that dot, waiting to write, fills at once, so
+ * that a full pipe read 4 KiB at a time looks full at every look (dot was
+ * ended under a reader of 20 KiB a second).  -1 where waitpid fails, else
+ * 0. */
 static int wait_by(pid_t pid, int *status, const struct ces_dot_bounds *b, int out_fd,
                    int least, struct dot_err *err)
 {
     struct timespec pause = {0, 10000000};
     bool looks = least >= 0;
     bool polls = b->deadline > 0 || looks || err->fd >= 0;
-    int killed = 0, held = -1, q;
+    int killed = 0, held = -1, q, reads = -1;
     double took = 0; /* when the pipe's bytes last changed, or stood at their least */
 
+    /* the reads of out_fd's file (by any reader), without that: the bytes
+     * alone */
+    if (looks && (reads = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) >= 0) {
+        char name[64];
+
+        snprintf(name, sizeof(name), "/proc/self/fd/%d", out_fd);
+        if (inotify_add_watch(reads, name, IN_ACCESS) < 0) {
+            close(reads);
+            reads = -1;
+        }
+    }
     for (;;) {
         pid_t w = waitpid(pid, status, polls && killed == 0 ? WNOHANG : 0);
         double now;
 
-        if (w == pid) {
+        if (w == pid || (w < 0 && errno != EINTR)) {
+            int e = errno;
+
+            if (reads >= 0)
+                close(reads);
+            errno = e;
+            if (w < 0)
+                return -1;
             err_relay(err, true);
             return killed;
         }
-        if (w < 0 && errno != EINTR)
-            return -1;
         if (w != 0)
             continue;
         now = ces_now();
         if (b->deadline > 0 && now >= b->deadline)
             killed = 1;
         if (killed == 0 && looks && ioctl(out_fd, FIONREAD, &q) == 0) {
-            if (q != held || q <= least)
+            char ev[sizeof(struct inotify_event) + NAME_MAX + 1];
+            bool read_some = false;
+
+            while (reads >= 0 && read(reads, ev, sizeof(ev)) > 0)
+                read_some = true;
+            if (q != held || q <= least || read_some)
                 took = now;
             least = q < least ? q : least;
             held = q;

@@ -19,6 +19,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* A sanitizer reserves far more address space (and data segment) than the
@@ -2616,6 +2617,67 @@ static void test_dot_graphviz_says_memory(void **state)
     assert_int_equal(rmdir(dir), 0); /* (nothing else there) */
 }
 
+/* A reader of a .svg's named pipe that takes 4 KiB every 80 ms is waited
+ * for until Graphviz is done: a stand-in dot that writes 256 KiB (head)
+ * keeps the pipe full, each page the reader takes filled again at once,
+ * for 48 reads (3.8 s, 115 s of the command's clock preloaded 30 times as
+ * fast), and the picture is written whole, exit 0.  The stall looked at
+ * the bytes the pipe held alone, which stood at 64 KiB at every look:
+ * Graphviz was ended after 60 s of the command's clock, "its reader took
+ * none of the picture", exit 3. */
+static void test_dot_picture_pipe_slow_reader(void **state)
+{
+#if defined(CES_CLOCK_FAST)
+    static const char env[] = "LD_PRELOAD='" CES_CLOCK_FAST "' "
+                              "ASAN_OPTIONS=\"verify_asan_link_order=0:$ASAN_OPTIONS\"";
+    char *dir = ces_test_tmpdir(), bin[256], path[600], args[640], *o;
+    char *saved = ces_test_env_save("PATH");
+    pid_t pid;
+    int rc, st;
+
+    (void)state;
+    snprintf(bin, sizeof(bin), "%s/bin", dir);
+    ces_test_put_program(bin, "dot", "#!/bin/sh\ncat >/dev/null\nexec head -c 262144 "
+                         "/dev/zero\n");
+    snprintf(path, sizeof(path), "%s:%s", bin, saved != NULL ? saved : "/usr/bin:/bin");
+    assert_int_equal(setenv("PATH", path, 1), 0);
+    snprintf(path, sizeof(path), "%s/p.svg", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) { /* the reader: 4 KiB every 80 ms, exit 0 where all came */
+        struct timespec pause = {0, 80000000};
+        char buf[4096];
+        size_t got = 0;
+        ssize_t n;
+        int fd = open(path, O_RDONLY);
+
+        while (fd >= 0 && (n = read(fd, buf, sizeof(buf))) > 0) {
+            got += (size_t)n;
+            nanosleep(&pause, NULL);
+        }
+        _exit(got == 262144 ? 0 : 1);
+    }
+    snprintf(args, sizeof(args), "check barrier --ranks 2 --quiet --dot %s", path);
+    rc = ces_test_tool_env(NULL, env, args, &o);
+    if (strstr(o, "cannot be preloaded") != NULL) {
+        kill(pid, SIGKILL);
+    } else if (rc != 0 || strstr(o, "took none") != NULL) {
+        kill(pid, SIGKILL);
+        fail_msg("exit %d, it said:\n%s", rc, o);
+    }
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    if (strstr(o, "cannot be preloaded") == NULL)
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    free(o);
+    ces_test_env_restore("PATH", saved);
+    ces_test_remove_in(dir, "p.svg\0bin/dot\0bin\0");
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 /* --json draws the picture before the object: a named pipe's reader that
  * reads 4 KiB of the 1.4 MB of dot text and closes it fails the write
  * (EPIPE), which a line says after the object whole, exit 2 as any write
@@ -3213,6 +3275,7 @@ int main(void)
         cmocka_unit_test(test_dot_pipe_time_bound),
         cmocka_unit_test(test_dot_pipe_stall),
         cmocka_unit_test(test_dot_picture_pipe_stall),
+        cmocka_unit_test(test_dot_picture_pipe_slow_reader),
         cmocka_unit_test(test_dot_graphviz_says_memory),
         cmocka_unit_test(test_dot_pipe_closed_json),
         cmocka_unit_test(test_dot_tmpdir_checked_first),
