@@ -18,6 +18,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -626,7 +627,9 @@ int ces_tool_write_file(const char *cmd, const char *path, const char *text, siz
 {
     struct ces_ctx *ctx = NULL;
     struct ces_dot_bounds b;
-    int ec;
+    struct sigaction ign, was;
+    bool own, quiet;
+    int ec, rc;
 
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
@@ -635,11 +638,21 @@ int ces_tool_write_file(const char *cmd, const char *path, const char *text, siz
      * descriptors (-o /dev/stdout) is written as standard output is,
      * without it: a pager that reads a screen at a time is waited for */
     ces_tool_dot_bounds(&b, 0, 0);
-    if (ces_file_own_descriptor(path) >= 0)
+    own = ces_file_own_descriptor(path) >= 0;
+    if (own)
         b.stall = 0;
-    ec = ces_write_file_by(ctx, path, text, len, &b) == CES_OK
-             ? CES_EXIT_OK
-             : ces_tool_fail("%s: %s", cmd, ces_ctx_last_error(ctx));
+    /* a named pipe whose reader goes away early fails the write (EPIPE),
+     * said as an output that cannot be written (SIGPIPE ended the command
+     * with no word, exit 141); standard output under another name keeps
+     * the signal, as -o - does */
+    memset(&ign, 0, sizeof(ign));
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    quiet = !own && sigaction(SIGPIPE, &ign, &was) == 0;
+    rc = ces_write_file_by(ctx, path, text, len, &b);
+    if (quiet)
+        sigaction(SIGPIPE, &was, NULL);
+    ec = rc == CES_OK ? CES_EXIT_OK : ces_tool_fail("%s: %s", cmd, ces_ctx_last_error(ctx));
     ces_ctx_destroy(ctx);
     return ec;
 }

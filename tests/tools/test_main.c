@@ -1615,6 +1615,38 @@ static void test_text_outputs_pipe_stall(void **state)
 #endif
 }
 
+/* A text output whose named pipe's reader takes 10 bytes and goes away:
+ * promela's 185 KB model fails its write (EPIPE), said as an output that
+ * cannot be written, exit 2, nothing beside the pipe (SIGPIPE ended the
+ * command with no word, exit 141). */
+static void test_text_output_reader_gone(void **state)
+{
+    char *dir = ces_test_tmpdir(), fifo[256], args[512], want[512], got[256];
+    pid_t pid;
+    int st;
+
+    (void)state;
+    snprintf(fifo, sizeof(fifo), "%s/q.pml", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char ten[10];
+        int fd = open(fifo, O_RDONLY);
+
+        _exit(fd >= 0 && read(fd, ten, sizeof(ten)) > 0 && close(fd) == 0 ? 0 : 1);
+    }
+    snprintf(args, sizeof(args), "promela alltoall --ranks 8 -o %s", fifo);
+    snprintf(want, sizeof(want), "cesync: promela: cannot write %s: Broken pipe\n", fifo);
+    ces_test_tool_says(args, 2, want);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "q.pml;");
+    assert_int_equal(remove(fifo), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* `cesync dot -o NAME` where NAME says no format (/dev/stdout, /dev/null):
  * refused before the drawing, with the name that does write standard
  * output (it said only that the name must end in .dot, .svg or .png). */
@@ -1761,6 +1793,7 @@ int main(void)
         cmocka_unit_test(test_dot_pipe_bound),
         cmocka_unit_test(test_dot_memory_bound),
         cmocka_unit_test(test_text_outputs_pipe_stall),
+        cmocka_unit_test(test_text_output_reader_gone),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
         cmocka_unit_test(test_run_probe_fork_fails),
