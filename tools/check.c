@@ -6,7 +6,7 @@
  * 3 incomplete.
  */
 #include "tool.h"
-#include "internal.h" /* ces_find_program, ces_plural, ces_dot_format, ces_dot_memory_floor */
+#include "internal.h" /* ces_find_program, ces_plural, ces_dot_format */
 #include "prog.h"     /* struct ces_expand_done */
 #include "../backend/sim/internal.h" /* --dot's graph; --fault, --queues, --replay read */
 
@@ -587,17 +587,13 @@ static int write_picture(struct ces_ctx *pctx, const char *text, const char *pat
                          double deadline, uint64_t memory, bool before)
 {
     struct ces_dot_bounds b;
-    struct sigaction ign, was;
+    struct sigaction was;
     bool quiet = before && strcmp(ces_dot_format(path), "dot") == 0;
     int rc;
 
     ces_tool_dot_bounds(&b, deadline, memory);
-    if (quiet) {
-        memset(&ign, 0, sizeof(ign));
-        ign.sa_handler = SIG_IGN;
-        sigemptyset(&ign.sa_mask);
-        quiet = sigaction(SIGPIPE, &ign, &was) == 0;
-    }
+    if (quiet)
+        quiet = ces_tool_sigpipe_ignore(&was);
     rc = ces_dot_write_by(pctx, text, path, &b);
     if (quiet)
         sigaction(SIGPIPE, &was, NULL);
@@ -680,28 +676,11 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
         rc = write_picture(pctx, text, path, deadline, mem.limit > 0 ? left : 0, line != NULL);
     ces_free(pctx, text);
     ec = CES_EXIT_OK;
-    if (rc == CES_ERR_LIMIT) { /* Graphviz out of what the bound left it */
-        char bound[24], rest[24];
+    if (rc == CES_ERR_LIMIT || (rc != CES_OK && mem.over)) { /* as it stops a search */
+        char why[192];
 
-        ces_sim_fmt_bytes(bound, sizeof(bound), o->max_memory);
-        if (left < ces_dot_memory_floor()) {
-            ces_sim_fmt_bytes(rest, sizeof(rest), ces_dot_memory_floor());
-            draw_says(line, size, "check: --dot %s not written: Graphviz ran out of the %s of "
-                      "memory that it gets however small the bound (of %s)", path, rest, bound);
-        } else {
-            ces_sim_fmt_bytes(rest, sizeof(rest), left);
-            draw_says(line, size, "check: --dot %s not written: Graphviz ran out of the %s of "
-                      "memory that the bound of %s left it beside the dot text", path, rest,
-                      bound);
-        }
-        *stopped = "memory";
-        ec = defect ? CES_EXIT_DEFECT : CES_EXIT_INCOMPLETE;
-    } else if (rc != CES_OK && mem.over) { /* as the memory bound stops a search */
-        char bound[24];
-
-        ces_sim_fmt_bytes(bound, sizeof(bound), o->max_memory);
-        draw_says(line, size, "check: --dot %s not written: its text and tables would pass the "
-                  "memory bound of %s", path, bound);
+        ces_tool_pic_memory_why(why, sizeof(why), rc, o->max_memory, left);
+        draw_says(line, size, "check: --dot %s not written: %s", path, why);
         *stopped = "memory";
         ec = defect ? CES_EXIT_DEFECT : CES_EXIT_INCOMPLETE;
     } else if (rc == CES_ERR_TIMEOUT && deadline <= 0) { /* a named pipe's stall */

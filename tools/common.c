@@ -6,6 +6,7 @@
 #include "tool.h"
 #include "internal.h" /* ces_write_file_by, ces_dot_format, ces_file_own_descriptor */
 #include "prog.h"     /* ces_prog_expand_watched */
+#include "../backend/sim/internal.h" /* ces_sim_fmt_bytes */
 
 #include <ctype.h>
 #include <errno.h>
@@ -283,6 +284,24 @@ struct ces_ctx *ces_tool_pic_ctx(uint64_t limit, struct ces_tool_pic_mem *m)
         return NULL;
     m->limit = limit;
     return ctx;
+}
+
+void ces_tool_pic_memory_why(char *buf, size_t size, int rc, uint64_t limit, uint64_t left)
+{
+    char bound[24], rest[24];
+
+    ces_sim_fmt_bytes(bound, sizeof(bound), limit);
+    if (rc != CES_ERR_LIMIT) {
+        snprintf(buf, size, "its text and tables would pass the memory bound of %s", bound);
+    } else if (left < ces_dot_memory_floor()) {
+        ces_sim_fmt_bytes(rest, sizeof(rest), ces_dot_memory_floor());
+        snprintf(buf, size, "Graphviz ran out of the %s of memory that it gets however small "
+                 "the bound (of %s)", rest, bound);
+    } else {
+        ces_sim_fmt_bytes(rest, sizeof(rest), left);
+        snprintf(buf, size, "Graphviz ran out of the %s of memory that the bound of %s left it "
+                 "beside the dot text", rest, bound);
+    }
 }
 
 void ces_tool_dot_bounds(struct ces_dot_bounds *b, double deadline, uint64_t memory)
@@ -623,11 +642,21 @@ int ces_tool_unexpected(const char *cmd, const char *arg)
                          cmd);
 }
 
+bool ces_tool_sigpipe_ignore(struct sigaction *was)
+{
+    struct sigaction ign;
+
+    memset(&ign, 0, sizeof(ign));
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    return sigaction(SIGPIPE, &ign, was) == 0;
+}
+
 int ces_tool_write_file(const char *cmd, const char *path, const char *text, size_t len)
 {
     struct ces_ctx *ctx = NULL;
     struct ces_dot_bounds b;
-    struct sigaction ign, was;
+    struct sigaction was;
     bool own, quiet;
     int ec, rc;
 
@@ -641,14 +670,10 @@ int ces_tool_write_file(const char *cmd, const char *path, const char *text, siz
     own = ces_file_own_descriptor(path) >= 0;
     if (own)
         b.stall = 0;
-    /* a named pipe whose reader goes away early fails the write (EPIPE),
-     * said as an output that cannot be written (SIGPIPE ended the command
-     * with no word, exit 141); standard output under another name keeps
-     * the signal, as -o - does */
-    memset(&ign, 0, sizeof(ign));
-    ign.sa_handler = SIG_IGN;
-    sigemptyset(&ign.sa_mask);
-    quiet = !own && sigaction(SIGPIPE, &ign, &was) == 0;
+    /* a named pipe whose reader goes away early fails the write, said as
+     * an output that cannot be written; standard output under another
+     * name keeps the signal, as -o - does */
+    quiet = !own && ces_tool_sigpipe_ignore(&was);
     rc = ces_write_file_by(ctx, path, text, len, &b);
     if (quiet)
         sigaction(SIGPIPE, &was, NULL);

@@ -3,7 +3,6 @@
  */
 #include "tool.h"
 #include "internal.h" /* ces_dot_format, ces_find_program, ces_dot_tmp_probe, ces_now */
-#include "../backend/sim/internal.h" /* ces_sim_fmt_bytes */
 
 #include <stdio.h>
 #include <string.h>
@@ -120,27 +119,14 @@ static int dot_stopped(const struct dot_args *a, const char *why)
 }
 
 /* The lines and exit status of a picture that the memory bound stopped,
- * as check --dot says them: its text and tables past the bound (rc not
- * CES_ERR_LIMIT), or Graphviz out of the `left` bytes it had (at least
- * ces_dot_memory_floor); nothing left in OUT's place, exit 3. */
+ * as check --dot says them (ces_tool_pic_memory_why); nothing left in
+ * OUT's place, exit 3. */
 static int dot_memory_stopped(const struct dot_args *a, int rc, uint64_t left)
 {
-    const char *what = a->out != NULL ? a->out : "the dot text";
-    char bound[24], rest[24];
+    char why[192];
 
-    ces_sim_fmt_bytes(bound, sizeof(bound), a->max_memory);
-    if (rc != CES_ERR_LIMIT) {
-        ces_tool_say("dot: %s not written: its text and tables would pass the memory bound of "
-                     "%s", what, bound);
-    } else if (left < ces_dot_memory_floor()) {
-        ces_sim_fmt_bytes(rest, sizeof(rest), ces_dot_memory_floor());
-        ces_tool_say("dot: %s not written: Graphviz ran out of the %s of memory that it gets "
-                     "however small the bound (of %s)", what, rest, bound);
-    } else {
-        ces_sim_fmt_bytes(rest, sizeof(rest), left);
-        ces_tool_say("dot: %s not written: Graphviz ran out of the %s of memory that the bound "
-                     "of %s left it beside the dot text", what, rest, bound);
-    }
+    ces_tool_pic_memory_why(why, sizeof(why), rc, a->max_memory, left);
+    ces_tool_say("dot: %s not written: %s", a->out != NULL ? a->out : "the dot text", why);
     if (!a->memory_given)
         ces_tool_say("dot: (the default bound, half of this machine's memory; --max-memory "
                      "sets another, 0 none)");

@@ -8,6 +8,7 @@
 
 #include "cesync.h"
 
+#include <signal.h>
 #include <stdbool.h>
 
 enum ces_exit { CES_EXIT_OK = 0, CES_EXIT_DEFECT = 1, CES_EXIT_USAGE = 2, CES_EXIT_INCOMPLETE = 3 };
@@ -189,6 +190,12 @@ void ces_tool_builder_help(int run);
  * Returns CES_EXIT_OK or CES_EXIT_USAGE. */
 int ces_tool_write_file(const char *cmd, const char *path, const char *text, size_t len);
 
+/* Ignores SIGPIPE while an output is written, its disposition kept in
+ * *was for sigaction(SIGPIPE, was, NULL): a pipe whose reader goes away
+ * fails the write (EPIPE), said as any failing output, where the signal
+ * ended the command with no word (exit 141).  Whether it was ignored. */
+bool ces_tool_sigpipe_ignore(struct sigaction *was);
+
 /* Whether the output file `path` of command `cmd` can be written, tried
  * before the work that fills it (a run of minutes must not end in "cannot
  * write"): the temporary file that writes it whole (ces_tool_write_file,
@@ -301,6 +308,12 @@ struct ces_tool_pic_mem {
  * none; the context itself among them, not refused); NULL where it cannot
  * be made. */
 struct ces_ctx *ces_tool_pic_ctx(uint64_t limit, struct ces_tool_pic_mem *m);
+
+/* Why the memory bound of `limit` bytes stopped a picture, into buf as
+ * check --dot and dot say it after "not written: ": rc CES_ERR_LIMIT,
+ * Graphviz out of the `left` bytes the text left it (ces_dot_memory_floor
+ * at least); any other, its text and tables past the bound. */
+void ces_tool_pic_memory_why(char *buf, size_t size, int rc, uint64_t limit, uint64_t left);
 
 struct ces_dot_bounds;
 
