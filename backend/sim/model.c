@@ -1272,10 +1272,53 @@ static size_t run_after(const struct ces_vec *live, uint64_t x)
     return lo;
 }
 
+/* Room for `extra` more items in a vector of the building, grown as
+ * ces_vec_reserve grows it (doubling from its capacity): the growth
+ * counted against the memory bound before it is asked for, and held from
+ * then on (vfree gives it back).  CES_ERR_NOMEM where the bound refuses
+ * it (m->over) or the allocation fails (m->nomem). */
+static int vreserve(struct sim_model *m, struct ces_vec *v, size_t item, size_t extra)
+{
+    size_t cap = v->cap > 0 ? v->cap : 1, old = v->cap;
+
+    if (v->len + extra <= v->cap)
+        return CES_OK;
+    while (cap < v->len + extra)
+        cap = sat_mul(cap, 2);
+    if (!fits(m, sat_mul(cap - old, item)))
+        return CES_ERR_NOMEM;
+    if (ces_vec_reserve(m->ctx, v, item, cap - v->len) != CES_OK) {
+        m->nomem = true;
+        return CES_ERR_NOMEM;
+    }
+    assert(v->cap == cap);
+    hold(m, (cap - old) * item);
+    return CES_OK;
+}
+
+/* Appends n items to a vector of the building (vreserve). */
+static int vpush(struct sim_model *m, struct ces_vec *v, size_t item, const void *x, size_t n)
+{
+    int rc = vreserve(m, v, item, n);
+
+    if (rc == CES_OK) {
+        memcpy((char *)v->data + v->len * item, x, n * item);
+        v->len += n;
+    }
+    return rc;
+}
+
+/* Frees a vector of the building, no longer held. */
+static void vfree(struct sim_model *m, struct ces_vec *v, size_t item)
+{
+    m->bytes -= v->cap * item;
+    ces_vec_free(m->ctx, v);
+}
+
 /* Sets the generation of [lo, hi) to gen in `live`: sorted, disjoint runs
  * (the bytes of one buffer produced so far, each with its latest
  * generation); the runs it overlaps are cut back or replaced. */
-static int assign_runs(struct ces_ctx *ctx, struct ces_vec *live, uint64_t lo, uint64_t hi,
+static int assign_runs(struct sim_model *m, struct ces_vec *live, uint64_t lo, uint64_t hi,
                        uint64_t gen)
 {
     struct sim_run *r = live->data, put[3];
@@ -1290,7 +1333,7 @@ static int assign_runs(struct ces_ctx *ctx, struct ces_vec *live, uint64_t lo, u
     if (a < b && r[b - 1].hi > hi)
         put[nput++] = (struct sim_run){hi, r[b - 1].hi, r[b - 1].gen};
     if (nput > b - a) {
-        rc = ces_vec_reserve(ctx, live, sizeof(*put), nput - (b - a));
+        rc = vreserve(m, live, sizeof(*put), nput - (b - a));
         if (rc != CES_OK)
             return rc;
         r = live->data;
@@ -1301,29 +1344,33 @@ static int assign_runs(struct ces_ctx *ctx, struct ces_vec *live, uint64_t lo, u
     return CES_OK;
 }
 
-/* Appends to `out` the generations of [lo, hi) in `live` (0 where nothing
- * was produced), as runs in order. */
-static int read_runs(struct ces_ctx *ctx, const struct ces_vec *live, uint64_t lo, uint64_t hi,
-                     struct ces_vec *out)
+/* The generations of [lo, hi) in `live` (0 where nothing was produced), as
+ * runs in order: appended to `out`, or only counted where out is NULL;
+ * their number in *n. */
+static int read_runs(struct sim_model *m, const struct ces_vec *live, uint64_t lo, uint64_t hi,
+                     struct ces_vec *out, uint64_t *n)
 {
     const struct sim_run *r = live->data;
     uint64_t x = lo;
     int rc = CES_OK;
 
-    for (size_t i = run_after(live, lo); i < live->len && r[i].lo < hi && rc == CES_OK; i++) {
-        struct sim_run gap = {x, r[i].lo, 0};
-        struct sim_run in = {r[i].lo > x ? r[i].lo : x, r[i].hi < hi ? r[i].hi : hi, r[i].gen};
+    *n = 0;
+    for (size_t i = run_after(live, lo); rc == CES_OK; i++) {
+        bool in = i < live->len && r[i].lo < hi;
+        struct sim_run put[2]; /* the gap before run i (or the tail), and its part */
+        size_t k = 0;
 
-        if (gap.lo < gap.hi)
-            rc = ces_vec_push(ctx, out, sizeof(gap), &gap);
-        if (rc == CES_OK)
-            rc = ces_vec_push(ctx, out, sizeof(in), &in);
-        x = in.hi;
-    }
-    if (rc == CES_OK && x < hi) {
-        struct sim_run tail = {x, hi, 0};
-
-        rc = ces_vec_push(ctx, out, sizeof(tail), &tail);
+        if (x < (in ? r[i].lo : hi))
+            put[k++] = (struct sim_run){x, in ? r[i].lo : hi, 0};
+        if (in)
+            put[k++] = (struct sim_run){r[i].lo > x ? r[i].lo : x, r[i].hi < hi ? r[i].hi : hi,
+                                        r[i].gen};
+        *n += k;
+        if (out != NULL && k > 0)
+            rc = vpush(m, out, sizeof(*put), put, k);
+        if (!in)
+            break;
+        x = put[k - 1].hi;
     }
     return rc;
 }
@@ -1554,19 +1601,6 @@ static int data_ends(struct sim_model *m)
     return rc;
 }
 
-/* The runs read_runs appends for [lo, hi) of `live`. */
-static uint64_t count_runs(const struct ces_vec *live, uint64_t lo, uint64_t hi)
-{
-    const struct sim_run *r = live->data;
-    uint64_t x = lo, n = 0;
-
-    for (size_t i = run_after(live, lo); i < live->len && r[i].lo < hi; i++) {
-        n += 1 + (r[i].lo > x); /* (the gap before it, if any, and its part) */
-        x = r[i].hi < hi ? r[i].hi : hi;
-    }
-    return n + (x < hi);
-}
-
 /* Whether the runs that the consumes with '==' expect (m->runs) fit the
  * 32-bit entries of m->exp_at, judged before any is stored (ev: the
  * produces and consumes, sorted as expected_runs sweeps them): a bound
@@ -1613,20 +1647,20 @@ static int runs_check(struct sim_model *m, const struct ces_vec *ev)
         }
         if (!e->consume) {
             if (op->a.lo < op->a.hi) {
-                rc = assign_runs(m->ctx, &live, op->a.lo, op->a.hi, e->iter);
+                rc = assign_runs(m, &live, op->a.lo, op->a.hi, e->iter);
                 again = false;
             }
             continue;
         }
         if (!again || op->b.lo != llo || op->b.hi != lhi) {
-            last = count_runs(&live, op->b.lo, op->b.hi);
+            rc = read_runs(m, &live, op->b.lo, op->b.hi, NULL, &last);
             llo = op->b.lo;
             lhi = op->b.hi;
             again = true;
         }
         total = sat_add64(total, last);
     }
-    ces_vec_free(m->ctx, &live);
+    vfree(m, &live, sizeof(struct sim_run));
     if (rc == CES_OK && total > lim)
         rc = ces_ctx_error(m->ctx, CES_ERR_LIMIT,
                            "the consumes with '==' expect %" PRIu64 " runs of generations "
@@ -1643,6 +1677,7 @@ static int runs_check(struct sim_model *m, const struct ces_vec *ev)
 static int expected_runs(struct sim_model *m)
 {
     struct ces_vec ev = {0}, live = {0}, runs = {0}, at = {0};
+    uint64_t n;
     int rc = CES_OK;
 
     begin(m, "finding the expected data", m->nunrolled);
@@ -1663,17 +1698,13 @@ static int expected_runs(struct sim_model *m)
                 continue;
             }
             e.iter = ces_sim_op_iter(m, p, k);
-            rc = ces_vec_push(m->ctx, &ev, sizeof(e), &e);
+            rc = vpush(m, &ev, sizeof(e), &e, 1);
         }
     }
     if (rc == CES_OK && ev.len > 0)
         qsort(ev.data, ev.len, sizeof(struct prodcons), cmp_prodcons);
     if (rc == CES_OK)
         rc = runs_check(m, &ev);
-    if (rc == CES_ERR_LIMIT) {
-        ces_vec_free(m->ctx, &ev);
-        return rc;
-    }
     for (size_t i = 0; i < ev.len && rc == CES_OK; i++) {
         const struct prodcons *e = &CES_VEC_AT(&ev, struct prodcons, i);
         const struct ces_op *op = e->o->op;
@@ -1682,37 +1713,31 @@ static int expected_runs(struct sim_model *m)
             live.len = 0;
         if (!e->consume) {
             if (op->a.lo < op->a.hi)
-                rc = assign_runs(m->ctx, &live, op->a.lo, op->a.hi, e->iter);
+                rc = assign_runs(m, &live, op->a.lo, op->a.hi, e->iter);
             continue;
         }
         e->o->aux = (uint32_t)at.len;
-        rc = ces_vec_push(m->ctx, &at, sizeof(uint32_t), &(uint32_t){(uint32_t)runs.len});
+        rc = vpush(m, &at, sizeof(uint32_t), &(uint32_t){(uint32_t)runs.len}, 1);
         if (rc == CES_OK)
-            rc = read_runs(m->ctx, &live, op->b.lo, op->b.hi, &runs);
+            rc = read_runs(m, &live, op->b.lo, op->b.hi, &runs, &n);
     }
     if (rc == CES_OK && at.len > 0) /* (where the last one's runs end) */
-        rc = ces_vec_push(m->ctx, &at, sizeof(uint32_t), &(uint32_t){(uint32_t)runs.len});
-    /* (the runs grow in vectors: checked once they stand, they are few
-     * next to the slot tables) */
-    if (rc == CES_OK &&
-        !fits(m, runs.cap * sizeof(struct sim_run) + live.cap * sizeof(struct sim_run) +
-                     ev.cap * sizeof(struct prodcons) + at.cap * sizeof(uint32_t)))
-        rc = CES_ERR_NOMEM;
-    if (rc == CES_OK) {
+        rc = vpush(m, &at, sizeof(uint32_t), &(uint32_t){(uint32_t)runs.len}, 1);
+    if (rc == CES_OK) { /* (held already, as they grew) */
         m->runs = runs.data;
         m->nruns = runs.len;
-        hold(m, runs.cap * sizeof(struct sim_run));
         runs.data = NULL;
         m->exp_at = at.data;
-        hold(m, at.cap * sizeof(uint32_t));
         at.data = NULL;
-    } else if (rc != SIM_LATE) {
+    } else if (rc == CES_ERR_NOMEM && !m->over) {
         rc = nomem(m->ctx);
     }
-    ces_vec_free(m->ctx, &ev);
-    ces_vec_free(m->ctx, &live);
-    ces_vec_free(m->ctx, &runs);
-    ces_vec_free(m->ctx, &at);
+    vfree(m, &ev, sizeof(struct prodcons));
+    vfree(m, &live, sizeof(struct sim_run));
+    if (rc != CES_OK) {
+        vfree(m, &runs, sizeof(struct sim_run));
+        vfree(m, &at, sizeof(uint32_t));
+    }
     return rc;
 }
 
@@ -1935,11 +1960,12 @@ fail:
                            m->nunrolled, ces_plural(m->nunrolled));
     } else if (m->over && !m->nomem && rc == CES_ERR_NOMEM) {
         /* the bound refused, not malloc: a refusal ends the building at
-         * the tables asked for with it (every caller of zalloc checks them
-         * before going on), so an allocation made outside zalloc
-         * (map_conflicts' block, data_ends' counts, the vectors) comes
-         * only where none was refused, its failure CES_ERR_NOMEM; among
-         * those tables, m->nomem tells a malloc that failed */
+         * the tables asked for with it (every caller of zalloc and
+         * vreserve checks them before going on), so an allocation made
+         * outside them (map_conflicts' block, data_ends' counts and
+         * accesses) comes only where none was refused, its failure
+         * CES_ERR_NOMEM; among those tables, m->nomem tells a malloc that
+         * failed */
         char bound[24], need[24], one[24], state[48] = "", ops[48] = "";
         uint64_t slots = 0;
 

@@ -5484,6 +5484,57 @@ static void test_memory_bound_model_one(void **state)
     assert_int_equal(st.live, 0);
 }
 
+/* The runs of generations that the consumes with '==' expect grow under
+ * the memory bound: 500 produces of every other byte of a buffer, then a
+ * consume of the whole buffer replayed 1,000 times, expects 1,000 runs in
+ * each replay, a million in all (24 MB); under a bound of 4 MiB the
+ * model's building stops with the bound's message and holds 3.3 MB at
+ * most (it held 25.3 MB: the runs grew unbounded and were weighed once
+ * they stood).  Unbounded, the check passes and its peak counts the runs. */
+static void test_memory_bound_expected_runs(void **state)
+{
+    struct held_alloc h = {0, 0};
+    struct ces_alloc hooks = {held_malloc, held_realloc, held_free, &h};
+    struct ces_ctx *ctx = NULL;
+    struct ces_graph *g;
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    uint32_t big;
+    size_t base;
+
+    (void)state;
+    assert_int_equal(ces_ctx_create(&hooks, &ctx), CES_OK);
+    g = mk(ctx, 1, 1);
+    assert_int_equal(ces_graph_add_buffer(g, "big", 1000, &big), CES_OK);
+    for (uint64_t k = 0; k < 500; k++)
+        op(g, 0, PR(0, big, 0, 2 * k, 2 * k + 1));
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 1000), CES_OK);
+    op(g, 0, CO(0, big, 0, 0, 1000, big, 0, 0));
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_check_opts_init(&o);
+    o.max_memory = (uint64_t)4 << 20;
+    base = h.held;
+    h.peak = h.held;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_true(h.peak - base <= o.max_memory);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    assert_int_equal(ces_check_report_stats(r).states, 0);
+    assert_true(ces_check_report_stats(r).peak_memory <= o.max_memory);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "memory bound 4.0 MiB reached before the search: the checker's model "
+                        "(1 stream, 8 signal slots, 1500 ops unrolled) needs more than 6.1 MiB "
+                        "and each state 868 B");
+    ces_check_report_destroy(r);
+    o.max_memory = 0;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+    assert_true(ces_check_report_stats(r).peak_memory > (UINT64_C(24) << 20));
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_ctx_destroy(ctx);
+    assert_int_equal(h.held, 0);
+}
+
 /* Bounds that stop the search itself, in every mode, from too small for
  * the visited set up to enough: either the verdict of the unbounded check
  * or INCOMPLETE with the message naming what needed the memory, and the
@@ -6868,6 +6919,7 @@ int main(void)
         cmocka_unit_test(test_bound_initial_state),
         cmocka_unit_test(test_progress_since_call),
         cmocka_unit_test(test_memory_bound_model_one),
+        cmocka_unit_test(test_memory_bound_expected_runs),
         cmocka_unit_test(test_memory_bound_search),
         cmocka_unit_test(test_memory_bound_rclk_pages),
         cmocka_unit_test(test_sweep_table_small),
