@@ -150,13 +150,6 @@ static bool dot_ordered(const struct ces_check_opts *o)
     return ordered;
 }
 
-/* --dot's picture's context, its allocations counted in *m under the
- * check's memory bound (ces_tool_pic_ctx). */
-static struct ces_ctx *pic_ctx(const struct ces_check_opts *o, struct ces_tool_pic_mem *m)
-{
-    return ces_tool_pic_ctx(o->max_memory, m);
-}
-
 /* Says how long Graphviz may take to lay out the picture --dot draws,
  * before the search: the schedule's, but under delay faults that of the
  * graph checked in its place, which the picture shows (a delayed write
@@ -180,7 +173,7 @@ static void check_dot_note(struct ces_ctx *ctx, const struct ces_graph *g,
     struct ces_dot_size size;
     struct ces_dot_overlay every;
     struct ces_tool_pic_mem mem;
-    struct ces_ctx *pctx = pic_ctx(o, &mem);
+    struct ces_ctx *pctx = ces_tool_pic_ctx(o->max_memory, &mem);
     const struct ces_graph *drawn = g;
     bool checked = ces_sim_faults_check(ctx, g, o->faults, o->nfaults) == CES_OK;
 
@@ -661,7 +654,7 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
         *stopped = "time";
         return defect ? CES_EXIT_DEFECT : CES_EXIT_INCOMPLETE;
     }
-    pctx = pic_ctx(o, &mem);
+    pctx = ces_tool_pic_ctx(o->max_memory, &mem);
     if (pctx == NULL) {
         ces_tool_fail("out of memory");
         return defect ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
