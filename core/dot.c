@@ -4427,6 +4427,7 @@ int ces_dot_write_by(struct ces_ctx *ctx, const char *dot_text, const char *path
 {
     const char *fmt = NULL;
     struct ces_out_file of;
+    struct ces_dot_bounds by;
     char dot[4096];
     int fd, late, rc = CES_OK;
 
@@ -4447,12 +4448,18 @@ int ces_dot_write_by(struct ces_ctx *ctx, const char *dot_text, const char *path
     fd = ces_file_create_by(ctx, path, &of, b->deadline, b->stall);
     if (fd < 0)
         return fd == -2 ? CES_ERR_TIMEOUT : CES_ERR_IO;
+    /* the command's own standard output or error, under any name (a link
+     * to /dev/stdout), is written as standard output is, waited for
+     * without the stall: a pager that reads a screen at a time ended it */
+    by = *b;
+    if (of.own)
+        by.stall = 0;
     /* dot writes the file through its standard output: opened again by
      * name, a pipe's reader would have seen the end of the stream first */
     if (fmt != NULL) {
-        rc = render(ctx, dot, dot_text, fd, path, fmt, b);
+        rc = render(ctx, dot, dot_text, fd, path, fmt, &by);
     } else {
-        late = ces_file_write_by(fd, dot_text, strlen(dot_text), b);
+        late = ces_file_write_by(fd, dot_text, strlen(dot_text), &by);
         if (late == 1)
             rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT,
                                "the time bound passed while its dot text was written");

@@ -316,6 +316,29 @@ int ces_file_own_descriptor(const char *path)
     return follow_links(path, resolved, sizeof(resolved), &own) ? own : -1;
 }
 
+/* Whether sb, of a file that is no regular file, is the file of this
+ * process's standard output or standard error (its device and inode): a
+ * named pipe that the shell opened for it too, /proc/PID/fd/1 of the
+ * shell that started it, its terminal's /dev/pts/N. */
+static bool standard_stream(const struct stat *sb)
+{
+    struct stat std;
+
+    if (S_ISREG(sb->st_mode))
+        return false;
+    for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)
+        if (fstat(fd, &std) == 0 && std.st_dev == sb->st_dev && std.st_ino == sb->st_ino)
+            return true;
+    return false;
+}
+
+bool ces_file_own_stream(const char *path)
+{
+    struct stat sb;
+
+    return ces_file_own_descriptor(path) >= 0 || (stat(path, &sb) == 0 && standard_stream(&sb));
+}
+
 /* Opens `name`, an existing file that is no regular file, for writing:
  * where deadline > 0 (0: none) a named pipe that no reader has opened,
  * whose open waits for one, is tried every 10 ms until then at most, -1
@@ -368,6 +391,7 @@ int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_fil
     int fd, mk_err, own;
 
     of->name[0] = of->dest[0] = '\0';
+    of->own = false;
     /* no file has the empty name (the temporary file went to the current
      * directory, and an empty dest reads as written in place: it stayed
      * there, reported written) */
@@ -389,6 +413,7 @@ int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_fil
     if (own >= 0) {
         int err = 0, flags;
 
+        of->own = true;
         snprintf(of->name, sizeof(of->name), "%s", path);
         fd = fcntl(own, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
         /* one that cannot be written (a directory, one opened for reading)
@@ -414,13 +439,20 @@ int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_fil
             ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(ENAMETOOLONG));
             return -1;
         }
+        /* the command's own standard output or error under another name
+         * is written as standard output is, waited for without the stall
+         * (a named pipe that the shell opened for it too) */
+        double by = deadline, start;
+
+        of->own = standard_stream(&sb);
+        if (of->own)
+            stall = 0;
+        start = stall > 0 ? ces_now() : 0;
+        if (stall > 0 && (by <= 0 || start + stall < by))
+            by = start + stall;
         /* close-on-exec, as every descriptor here: Graphviz gets this one
          * as its standard output, and no child should hold it under its
          * own number too */
-        double by = deadline, start = stall > 0 ? ces_now() : 0;
-
-        if (stall > 0 && (by <= 0 || start + stall < by))
-            by = start + stall;
         fd = open_by(of->name, by);
         if (fd < 0 && errno == ETIMEDOUT) {
             if (by == deadline)
@@ -530,11 +562,14 @@ int ces_write_file_by(struct ces_ctx *ctx, const char *path, const char *text, s
                       const struct ces_dot_bounds *b)
 {
     struct ces_out_file of;
+    struct ces_dot_bounds by = *b;
     int fd = ces_file_create_by(ctx, path, &of, b->deadline, b->stall), rc = CES_OK, late;
 
     if (fd < 0)
         return fd == -2 ? CES_ERR_TIMEOUT : CES_ERR_IO;
-    late = ces_file_write_by(fd, text, len, b);
+    if (of.own) /* written as standard output is */
+        by.stall = 0;
+    late = ces_file_write_by(fd, text, len, &by);
     if (late == 1)
         rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT, "the time bound passed while %s was written",
                            path);

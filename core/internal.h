@@ -163,7 +163,11 @@ int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, size_t max, 
  * /proc/PID/task/TID/fd/N of a thread of it, a link to one as /dev/stdout
  * is) is written through a duplicate of it, at its offset, as standard output is written; one not open, a directory
  * or one opened for reading is refused at once, as a directory by name.  of->name is what was opened,
- * of->dest what it becomes ("" when written in place).  ces_file_replace
+ * of->dest what it becomes ("" when written in place); of->own is true for
+ * such a name and for a file written in place that is the process's
+ * standard output or error (its device and inode: a named pipe the shell
+ * opened for it too), which ces_write_file_by and ces_dot_write_by write
+ * as standard output is, without the stall.  ces_file_replace
  * ends it: with rc CES_OK the temporary file takes the place of its destination, otherwise
  * it is removed and the destination stays as it was; returns rc or the
  * rename's error, which names `path`.  ces_write_file does both around one
@@ -172,13 +176,14 @@ int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, size_t max, 
 struct ces_out_file {
     char name[4096];
     char dest[4096];
+    bool own;
 };
 int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out_file *of);
 /* ces_file_create_beside within a time bound: a named pipe that no reader
  * has opened yet, whose open waits for one, is waited for until `deadline`
  * (ces_now's; 0: none, as ces_file_create_beside) at most, and `stall`
- * seconds (0: none) at most, -2 past either (the context's error saying
- * which). */
+ * seconds (0: none; none for of->own) at most, -2 past either (the
+ * context's error saying which). */
 int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_file *of,
                        double deadline, double stall);
 int ces_file_replace(struct ces_ctx *ctx, const struct ces_out_file *of, const char *path, int rc);
@@ -196,6 +201,12 @@ int ces_write_file_by(struct ces_ctx *ctx, const char *path, const char *text, s
  * ces_file_create_beside finds it (/dev/fd/N, /proc/self/fd/N,
  * /proc/self/task/TID/fd/N, a link to one); -1 for any other path. */
 int ces_file_own_descriptor(const char *path);
+/* Whether `path` is written as standard output is (of->own of
+ * ces_file_create_beside): a name of one of the process's descriptors
+ * (ces_file_own_descriptor), or a file that is no regular file and is its
+ * standard output or error (a link to /dev/stdout, a named pipe that the
+ * shell opened for it too, /proc/PID/fd/1 of the shell). */
+bool ces_file_own_stream(const char *path);
 /* Into buf, the name that the chain of symbolic links from `path` ends at,
  * the file ces_file_create_beside writes (path itself when it is no link;
  * a link to a file not there yet names the file it makes); false when the

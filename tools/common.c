@@ -4,7 +4,7 @@
  * error printing, writing an output file whole or not at all.
  */
 #include "tool.h"
-#include "internal.h" /* ces_write_file_by, ces_dot_format, ces_file_own_descriptor */
+#include "internal.h" /* ces_write_file_by, ces_dot_format, ces_file_own_stream */
 #include "prog.h"     /* ces_prog_expand_watched */
 #include "../backend/sim/internal.h" /* ces_sim_fmt_bytes */
 
@@ -664,12 +664,12 @@ int ces_tool_write_file(const char *cmd, const char *path, const char *text, siz
         return ces_tool_fail("out of memory");
     /* a named pipe that no reader opens, or reads from, stops it as it
      * stops a picture (it waited for ever); one of the command's own
-     * descriptors (-o /dev/stdout) is written as standard output is,
-     * without it: a pager that reads a screen at a time is waited for */
+     * descriptors (-o /dev/stdout), or its standard output or error under
+     * any name (a named pipe the shell opened for it too), is written as
+     * standard output is, without it (ces_write_file_by): a pager that
+     * reads a screen at a time is waited for */
     ces_tool_dot_bounds(&b, 0, 0);
-    own = ces_file_own_descriptor(path) >= 0;
-    if (own)
-        b.stall = 0;
+    own = ces_file_own_stream(path);
     /* a named pipe whose reader goes away early fails the write, said as
      * an output that cannot be written; standard output under another
      * name keeps the signal, as -o - does */

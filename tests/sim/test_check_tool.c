@@ -2678,6 +2678,53 @@ static void test_dot_picture_pipe_slow_reader(void **state)
 #endif
 }
 
+/* A .svg that is the command's own standard output under another name
+ * (--dot DIR/o.svg, a link to /dev/stdout) is written as standard output
+ * is, without the named pipe's 60 s: a reader that takes none of a
+ * stand-in dot's 256 KiB for 3 s (90 s of the command's clock preloaded
+ * 30 times as fast), then all, gets it whole after the verdict, exit 0,
+ * "cesync: wrote DIR/o.svg (the schedule)".  The stall held a picture
+ * whatever its name: Graphviz was ended after 60 s, "not written: its
+ * reader took none of the picture for 60 s (Graphviz was ended)", exit 3,
+ * the reader given what the pipe held. */
+static void test_dot_picture_own_stdout(void **state)
+{
+#if defined(CES_CLOCK_FAST)
+    static const char env[] = "LD_PRELOAD='" CES_CLOCK_FAST "' "
+                              "ASAN_OPTIONS=\"verify_asan_link_order=0:$ASAN_OPTIONS\"";
+    char *dir = ces_test_tmpdir(), bin[256], path[600], err[256], args[1024], want[640], *o;
+    char *saved = ces_test_env_save("PATH");
+    int rc;
+
+    (void)state;
+    snprintf(bin, sizeof(bin), "%s/bin", dir);
+    ces_test_put_program(bin, "dot", "#!/bin/sh\ncat >/dev/null\nexec head -c 262144 "
+                         "/dev/zero\n");
+    snprintf(path, sizeof(path), "%s:%s", bin, saved != NULL ? saved : "/usr/bin:/bin");
+    assert_int_equal(setenv("PATH", path, 1), 0);
+    snprintf(path, sizeof(path), "%s/o.svg", dir);
+    snprintf(err, sizeof(err), "%s/err", dir);
+    assert_int_equal(symlink("/dev/stdout", path), 0);
+    snprintf(args, sizeof(args), "check barrier --ranks 2 --quiet --dot %s 2>%s | "
+             "(sleep 3; wc -c)", path, err);
+    rc = ces_test_tool_env(NULL, env, args, &o);
+    /* the verdict's line, then the picture */
+    snprintf(want, sizeof(want), "%zu\n", strlen("verdict: OK\n") + (size_t)262144);
+    if (rc != 0 || strcmp(o, want) != 0)
+        fail_msg("'cesync %s' gave %s, not %s", args, o, want);
+    free(o);
+    o = ces_test_read_file(err, NULL);
+    snprintf(want, sizeof(want), "cesync: wrote %s (the schedule)\n", path);
+    assert_string_equal(o, want);
+    free(o);
+    ces_test_env_restore("PATH", saved);
+    ces_test_remove_in(dir, "o.svg\0err\0bin/dot\0bin\0");
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 /* --json draws the picture before the object: a named pipe's reader that
  * reads 4 KiB of the 1.4 MB of dot text and closes it fails the write
  * (EPIPE), which a line says after the object whole, exit 2 as any write
@@ -3276,6 +3323,7 @@ int main(void)
         cmocka_unit_test(test_dot_pipe_stall),
         cmocka_unit_test(test_dot_picture_pipe_stall),
         cmocka_unit_test(test_dot_picture_pipe_slow_reader),
+        cmocka_unit_test(test_dot_picture_own_stdout),
         cmocka_unit_test(test_dot_graphviz_says_memory),
         cmocka_unit_test(test_dot_pipe_closed_json),
         cmocka_unit_test(test_dot_tmpdir_checked_first),

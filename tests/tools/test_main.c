@@ -1647,6 +1647,68 @@ static void test_text_output_reader_gone(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* An output that is the command's own standard output under another name
+ * is written as standard output is, without the named pipe's 60 s: a
+ * reader that takes none for 3 s (90 s of the command's clock, preloaded
+ * to run 30 times as fast: tests/sim/clock_fast.c), then all, gets it
+ * whole.  dot -o DIR/o.dot, a link to /dev/stdout, of the 32-rank
+ * alltoall (835 KiB of dot text), and print --expand of it (150 KB) -o
+ * DIR/f.txt, a named pipe that the shell opened as its standard output
+ * too (-o f.txt >f.txt), its stand known by device and inode.  The
+ * picture was held by the stall whatever its name, and a text output
+ * judged its own by name alone: each stopped at 60 s, the reader given
+ * 64 KiB ("dot: DIR/o.dot not written: its reader took none of its dot
+ * text for 60 s", exit 3; "print: cannot write DIR/f.txt: its reader took
+ * none of it for 60 s", exit 2). */
+static void test_own_outputs_no_stall(void **state)
+{
+#if defined(CES_CLOCK_FAST)
+    static const char env[] = "LD_PRELOAD='" CES_CLOCK_FAST "' "
+                              "ASAN_OPTIONS=\"verify_asan_link_order=0:$ASAN_OPTIONS\"";
+    char *dir = ces_test_tmpdir(), link[256], fifo[256], err[256], args[1280], want[512];
+    char *whole, *o;
+    int rc;
+
+    (void)state;
+    snprintf(link, sizeof(link), "%s/o.dot", dir);
+    snprintf(fifo, sizeof(fifo), "%s/f.txt", dir);
+    snprintf(err, sizeof(err), "%s/err", dir);
+    assert_int_equal(symlink("/dev/stdout", link), 0);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(ces_test_tool(NULL, "dot alltoall --ranks 32 | wc -c", &whole), 0);
+    snprintf(args, sizeof(args), "dot alltoall --ranks 32 -o %s 2>%s | (sleep 3; wc -c)", link,
+             err);
+    rc = ces_test_tool_env(NULL, env, args, &o);
+    if (rc != 0 || strcmp(o, whole) != 0)
+        fail_msg("'cesync %s' gave %s, not %s", args, o, whole);
+    free(o);
+    free(whole);
+    o = ces_test_read_file(err, NULL);
+    snprintf(want, sizeof(want), "cesync: wrote %s\n", link);
+    assert_string_equal(o, want);
+    free(o);
+    /* the pipe's reader opens it at once, reads from 3 s on */
+    assert_int_equal(ces_test_tool(NULL, "print alltoall --ranks 32 --expand | wc -c", &whole),
+                     0);
+    snprintf(args, sizeof(args), "print alltoall --ranks 32 --expand -o %s >%s 2>%s & exec 3<%s; "
+             "sleep 3; wc -c <&3; wait $!; echo \"exit $?\"", fifo, fifo, err, fifo);
+    rc = ces_test_tool_env(NULL, env, args, &o);
+    snprintf(want, sizeof(want), "%sexit 0\n", whole);
+    if (rc != 0 || strcmp(o, want) != 0)
+        fail_msg("'cesync %s' gave %s, not %s", args, o, want);
+    free(o);
+    free(whole);
+    o = ces_test_read_file(err, NULL);
+    snprintf(want, sizeof(want), "cesync: wrote %s\n", fifo);
+    assert_string_equal(o, want);
+    free(o);
+    ces_test_remove_in(dir, "o.dot\0f.txt\0err\0");
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 /* `cesync dot -o NAME` where NAME says no format (/dev/stdout, /dev/null):
  * refused before the drawing, with the name that does write standard
  * output (it said only that the name must end in .dot, .svg or .png). */
@@ -1794,6 +1856,7 @@ int main(void)
         cmocka_unit_test(test_dot_memory_bound),
         cmocka_unit_test(test_text_outputs_pipe_stall),
         cmocka_unit_test(test_text_output_reader_gone),
+        cmocka_unit_test(test_own_outputs_no_stall),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
         cmocka_unit_test(test_run_probe_fork_fails),
