@@ -4455,9 +4455,18 @@ int ces_dot_write_by(struct ces_ctx *ctx, const char *dot_text, const char *path
     if (of.own)
         by.stall = 0;
     /* dot writes the file through its standard output: opened again by
-     * name, a pipe's reader would have seen the end of the stream first */
+     * name, a pipe's reader would have seen the end of the stream first;
+     * one opened O_NONBLOCK (ces_file_create_by) is given it as a file it
+     * waits to write, as any program's standard output (a full pipe
+     * failed its write, EAGAIN) */
     if (fmt != NULL) {
-        rc = render(ctx, dot, dot_text, fd, path, fmt, &by);
+        int flags = fcntl(fd, F_GETFL);
+
+        if (!of.own && flags >= 0 && (flags & O_NONBLOCK) != 0 &&
+            fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
+            rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        else
+            rc = render(ctx, dot, dot_text, fd, path, fmt, &by);
     } else {
         late = ces_file_write_by(fd, dot_text, strlen(dot_text), &by);
         if (late == 1)

@@ -145,8 +145,41 @@ int ces_write_all(int fd, const char *buf, size_t len)
 }
 
 /* The bytes written between two readings of the clock where a deadline
- * bounds the writing. */
+ * bounds the writing, and at most at once into a file that is no regular
+ * file. */
 #define FILE_WRITE_PART ((size_t)16 << 20)
+
+#if defined(__linux__) && !defined(F_GETPIPE_SZ)
+#define F_GETPIPE_SZ 1032 /* (Linux 2.6.35; <fcntl.h> names it for _GNU_SOURCE alone) */
+#endif
+
+/* What a write into fd, no regular file, whose description waits for its
+ * reader (no O_NONBLOCK: one this process shares, as its standard output)
+ * takes without waiting once poll(2) says it takes some: of a pipe, the
+ * pages of its size (F_GETPIPE_SZ) that what it holds (FIONREAD) leaves
+ * free, counting the first and the last of those it holds as whole (each
+ * may hold a part of a page), PIPE_BUF at least (a pipe that poll says
+ * takes some has a page free); of a device that is no terminal (/dev/null),
+ * `want` whole; PIPE_BUF of any other (a terminal, a socket). */
+static size_t write_room(int fd, const struct stat *sb, size_t want)
+{
+    size_t room = PIPE_BUF;
+
+    if (S_ISCHR(sb->st_mode) && !isatty(fd))
+        return want;
+#if defined(__linux__)
+    if (S_ISFIFO(sb->st_mode)) {
+        long page = sysconf(_SC_PAGESIZE);
+        int size = fcntl(fd, F_GETPIPE_SZ), q;
+
+        if (page > 0 && size > 0 && ioctl(fd, FIONREAD, &q) == 0 && q >= 0 &&
+            size / page > q / page + 2 &&
+            (size_t)(size / page - q / page - 2) * (size_t)page > room)
+            room = (size_t)(size / page - q / page - 2) * (size_t)page;
+    }
+#endif
+    return room < want ? room : want;
+}
 
 int ces_file_write_by(int fd, const char *text, size_t n, const struct ces_dot_bounds *b)
 {
@@ -154,13 +187,19 @@ int ces_file_write_by(int fd, const char *text, size_t n, const struct ces_dot_b
     bool waits = (b->deadline > 0 || b->stall > 0) && fstat(fd, &sb) == 0 &&
                  !S_ISREG(sb.st_mode);
     bool looks = waits && b->stall > 0 && S_ISFIFO(sb.st_mode);
-    size_t part = waits ? PIPE_BUF : FILE_WRITE_PART, at = 0;
+    int flags = waits ? fcntl(fd, F_GETFL) : -1;
+    /* a description of its own (ces_file_create_by's) takes what it can at
+     * once and says when it takes nothing (EAGAIN): poll(2) is asked only
+     * then */
+    bool nonblock = flags >= 0 && (flags & O_NONBLOCK) != 0, ready = nonblock;
+    size_t at = 0;
     double took = waits ? ces_now() : 0; /* when the reader last took some */
     int held = INT_MAX;                  /* the bytes the pipe held at the last look */
 
     while (at < n) {
-        size_t k = n - at < part ? n - at : part;
+        size_t k = n - at < FILE_WRITE_PART ? n - at : FILE_WRITE_PART;
         double now = b->deadline > 0 || waits ? ces_now() : 0, until = b->deadline;
+        ssize_t w;
         int q;
 
         if (looks && ioctl(fd, FIONREAD, &q) == 0) {
@@ -172,7 +211,7 @@ int ces_file_write_by(int fd, const char *text, size_t n, const struct ces_dot_b
             return 1;
         if (waits && b->stall > 0 && now >= took + b->stall)
             return 2;
-        if (waits) {
+        if (waits && !ready) {
             struct pollfd p = {fd, POLLOUT, 0};
             double left;
             int r;
@@ -185,10 +224,22 @@ int ces_file_write_by(int fd, const char *text, size_t n, const struct ces_dot_b
                 return -1;
             if (r <= 0) /* not yet: the clock again */
                 continue;
+            if (!nonblock)
+                k = write_room(fd, &sb, k);
         }
-        if (ces_write_all(fd, text + at, k) != 0)
+        w = write(fd, text + at, k);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && waits) {
+            ready = false; /* full: poll(2) until it takes some */
+            continue;
+        }
+        if (w == 0)
+            errno = EIO;
+        if (w <= 0)
             return -1;
-        at += k;
+        at += (size_t)w;
+        ready = nonblock;
         if (waits)
             took = ces_now();
         held = INT_MAX; /* (more than the next look's) */
@@ -342,8 +393,11 @@ bool ces_file_own_stream(const char *path)
 /* Opens `name`, an existing file that is no regular file, for writing:
  * where deadline > 0 (0: none) a named pipe that no reader has opened,
  * whose open waits for one, is tried every 10 ms until then at most, -1
- * with errno ETIMEDOUT past it. */
-static int open_by(const char *name, double deadline)
+ * with errno ETIMEDOUT past it, and where `nonblock` the descriptor stays
+ * O_NONBLOCK: a write takes what the file takes at once
+ * (ces_file_write_by), where one that waits for its reader was written
+ * PIPE_BUF bytes a poll(2). */
+static int open_by(const char *name, double deadline, bool nonblock)
 {
     struct timespec pause = {0, 10000000};
     int fd, flags;
@@ -362,7 +416,9 @@ static int open_by(const char *name, double deadline)
         }
         nanosleep(&pause, NULL);
     }
-    /* written as it was opened before: a write waits for its reader */
+    if (nonblock)
+        return fd;
+    /* a write waits for its reader */
     flags = fcntl(fd, F_GETFL);
     if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
         int err = errno;
@@ -452,8 +508,9 @@ int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_fil
             by = start + stall;
         /* close-on-exec, as every descriptor here: Graphviz gets this one
          * as its standard output, and no child should hold it under its
-         * own number too */
-        fd = open_by(of->name, by);
+         * own number too; O_NONBLOCK but for the file of standard output,
+         * which waits to be written as standard output does */
+        fd = open_by(of->name, by, !of->own);
         if (fd < 0 && errno == ETIMEDOUT) {
             if (by == deadline)
                 ces_ctx_error(ctx, CES_ERR_TIMEOUT, "the time bound passed while %s waited "

@@ -1709,6 +1709,33 @@ static void test_own_outputs_no_stall(void **state)
 #endif
 }
 
+/* An output that is no regular file and takes all it is given at once
+ * (/dev/null) is written in parts of 16 MiB: print --expand of the 64-rank
+ * alltoall (617 KB) -o /dev/null, its standard output and error a pipe,
+ * makes at most 4 write(2)s, its line on standard error among them
+ * (counted in syscw of /proc/PID/io of the shell that waited for it,
+ * where a child's count goes once it is reaped).  It made one of 4 KiB (PIPE_BUF) after each poll(2), 152 in
+ * all; 109 MiB of dot text took 0.1 s more than to a file. */
+static void test_output_device_whole(void **state)
+{
+    char *o;
+    unsigned long writes = 0;
+    const char *at;
+
+    (void)state;
+    if (access("/proc/self/io", R_OK) != 0)
+        skip(); /* (a kernel without task I/O accounting) */
+    assert_int_equal(ces_test_tool(NULL, "print alltoall --ranks 64 --expand -o /dev/null "
+                                         "2>&1; cat /proc/$$/io", &o), 0);
+    assert_memory_equal(o, "cesync: wrote /dev/null\n", 24);
+    at = strstr(o, "syscw: ");
+    assert_non_null(at);
+    writes = strtoul(at + 7, NULL, 10);
+    if (writes > 4)
+        fail_msg("%lu writes:\n%s", writes, o);
+    free(o);
+}
+
 /* `cesync dot -o NAME` where NAME says no format (/dev/stdout, /dev/null):
  * refused before the drawing, with the name that does write standard
  * output (it said only that the name must end in .dot, .svg or .png). */
@@ -1857,6 +1884,7 @@ int main(void)
         cmocka_unit_test(test_text_outputs_pipe_stall),
         cmocka_unit_test(test_text_output_reader_gone),
         cmocka_unit_test(test_own_outputs_no_stall),
+        cmocka_unit_test(test_output_device_whole),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
         cmocka_unit_test(test_run_probe_fork_fails),
