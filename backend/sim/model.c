@@ -196,20 +196,13 @@ static void begin(struct sim_model *m, const char *step, uint64_t total)
     m->step_total = total;
 }
 
-/* Zeroed memory under the bound; cleared 64 MiB at a time, the clock read
- * before each part of a table of 1 MiB or more for the time bound and the
- * progress (a table of every unrolled op can take seconds to clear: the
- * page faults; read only between parts, a stream's table of 64 MiB or less
- * was never read before, and 16 streams of a million ops each ran 6 s past
- * a bound of 2), NULL with m->timed_out once the bound passed.  Held from
- * the allocation on, so that the peak counts a table the bound stopped in
- * its clearing. */
-static void *zalloc(struct sim_model *m, size_t n, size_t size)
+/* Memory under the bound, not cleared (for a table written whole before
+ * it is read; zalloc clears it): NULL where the bound refuses it
+ * (m->over) or the allocation fails (m->nomem); held from then on (zfree
+ * gives it back). */
+static void *halloc(struct sim_model *m, size_t n, size_t size)
 {
-    const size_t chunk = (size_t)64 << 20;
-    const char *step = m->step;
-    uint64_t done = m->step_done, total = m->step_total;
-    char *p;
+    void *p;
 
     if (n == 0)
         n = 1;
@@ -221,6 +214,28 @@ static void *zalloc(struct sim_model *m, size_t n, size_t size)
         return NULL;
     }
     hold(m, n * size);
+    return p;
+}
+
+/* Zeroed memory under the bound (halloc); cleared 64 MiB at a time, the
+ * clock read before each part of a table of 1 MiB or more for the time
+ * bound and the progress (a table of every unrolled op can take seconds
+ * to clear: the page faults; read only between parts, a stream's table of
+ * 64 MiB or less was never read before, and 16 streams of a million ops
+ * each ran 6 s past a bound of 2), NULL with m->timed_out once the bound
+ * passed.  Held from the allocation on, so that the peak counts a table
+ * the bound stopped in its clearing. */
+static void *zalloc(struct sim_model *m, size_t n, size_t size)
+{
+    const size_t chunk = (size_t)64 << 20;
+    const char *step = m->step;
+    uint64_t done = m->step_done, total = m->step_total;
+    char *p = halloc(m, n, size);
+
+    if (p == NULL)
+        return NULL;
+    if (n == 0)
+        n = 1;
     begin(m, "clearing a table", n * size);
     for (size_t at = 0; at < n * size; at += chunk) {
         if ((at > 0 || n * size >= ((size_t)1 << 20)) &&
@@ -242,7 +257,7 @@ static void *zalloc(struct sim_model *m, size_t n, size_t size)
     return p;
 }
 
-/* Frees a temporary of zalloc(m, n, size). */
+/* Frees a temporary of zalloc(m, n, size) or halloc(m, n, size). */
 static void zfree(struct sim_model *m, void *p, size_t n, size_t size)
 {
     if (p == NULL)
@@ -1438,7 +1453,7 @@ static int push_dacc(struct sim_model *m, struct ces_vec *v, const struct ces_re
 
     if (r->lo == r->hi) /* the step touches no map */
         return CES_OK;
-    if (ces_vec_push(m->ctx, v, sizeof(a), &a) != CES_OK)
+    if (vpush(m, v, sizeof(a), &a, 1) != CES_OK)
         return nomem(m->ctx);
     return CES_OK;
 }
@@ -1455,7 +1470,7 @@ static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, ui
     /* one block: the ends xs[2n], the (hi, index) pairs ends[2n], then the
      * counts pw[2n + 1] and pr[2n + 1] in the 2n + 1 words left (placed
      * once it is there: an offset from NULL is undefined) */
-    uint64_t *xs = ces_malloc(m->ctx, (6 * n + 1) * sizeof(uint64_t)), *ends;
+    uint64_t *xs = halloc(m, 6 * n + 1, sizeof(uint64_t)), *ends;
     uint32_t *pw, *pr;
     size_t nx = 0, s = 0, e = 0;
     uint32_t nact = 0, nwr = 0;
@@ -1507,12 +1522,14 @@ static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, ui
         if (c[i1] != c[i0] && m->clock_end[a[i].proc] <= a[i].pos)
             m->clock_end[a[i].proc] = a[i].pos + 1;
     }
-    ces_free(m->ctx, xs);
+    zfree(m, xs, 6 * n + 1, sizeof(uint64_t));
     return CES_OK;
 }
 
 /* The accesses data_ends pushed for an op of one process last, in a table
- * of DACC_SEEN entries by the op's address: v[at, at + n). */
+ * by the op's address: v[at, at + n).  Its entries a power of two, the
+ * unrolled ops' number or the next above it, DACC_SEEN (128 KiB) at most,
+ * so that a small schedule's is small (its memory counts). */
 #define DACC_SEEN 4096u
 
 struct dacc_seen {
@@ -1535,25 +1552,26 @@ static int data_ends(struct sim_model *m)
 {
     struct ces_vec v = {0};
     struct dacc_seen *seen;
-    uint32_t *cnt = NULL;
+    uint32_t *cnt = NULL, nseen = 1;
     uint64_t ops = 0;
     int rc = CES_OK;
 
     for (uint32_t p = 0; p < m->nproc; p++)
         ops += m->stop[p];
+    while (nseen < ops && nseen < DACC_SEEN)
+        nseen *= 2;
     begin(m, "finding the data ends", ops);
     m->data_end = zalloc(m, m->nproc, sizeof(uint32_t));
     m->clock_end = zalloc(m, m->nproc, sizeof(uint32_t));
     if (m->data_end == NULL || m->clock_end == NULL)
         return nomem(m->ctx);
-    seen = ces_malloc(m->ctx, DACC_SEEN * sizeof(*seen));
+    seen = zalloc(m, nseen, sizeof(*seen));
     if (seen == NULL)
         return nomem(m->ctx);
-    memset(seen, 0, DACC_SEEN * sizeof(*seen));
     for (uint32_t p = 0; p < m->nproc && rc == CES_OK; p++) {
         for (uint32_t k = 0; k < m->stop[p] && rc == CES_OK; k++) {
             const struct ces_op *op = m->ops[p][k].op;
-            struct dacc_seen *e = &seen[((uintptr_t)op / sizeof(*op)) % DACC_SEEN];
+            struct dacc_seen *e = &seen[((uintptr_t)op / sizeof(*op)) & (nseen - 1)];
 
             if (late(m)) {
                 rc = SIM_LATE;
@@ -1579,13 +1597,11 @@ static int data_ends(struct sim_model *m)
             e->n = (uint32_t)(v.len - e->at);
         }
     }
-    ces_free(m->ctx, seen);
+    zfree(m, seen, nseen, sizeof(*seen));
     if (rc == CES_OK && v.len > 0) {
-        cnt = ces_malloc(m->ctx, m->nproc * sizeof(uint32_t));
+        cnt = zalloc(m, m->nproc, sizeof(uint32_t));
         if (cnt == NULL)
             rc = nomem(m->ctx);
-        else
-            memset(cnt, 0, m->nproc * sizeof(uint32_t));
         if (rc == CES_OK)
             qsort(v.data, v.len, sizeof(struct dacc), cmp_dacc_lo);
         for (size_t i = 0, j; i < v.len && rc == CES_OK; i = j) {
@@ -1596,8 +1612,8 @@ static int data_ends(struct sim_model *m)
             rc = map_conflicts(m, a, j - i, cnt);
         }
     }
-    ces_free(m->ctx, cnt);
-    ces_vec_free(m->ctx, &v);
+    zfree(m, cnt, m->nproc, sizeof(uint32_t));
+    vfree(m, &v, sizeof(struct dacc));
     return rc;
 }
 
@@ -1960,12 +1976,10 @@ fail:
                            m->nunrolled, ces_plural(m->nunrolled));
     } else if (m->over && !m->nomem && rc == CES_ERR_NOMEM) {
         /* the bound refused, not malloc: a refusal ends the building at
-         * the tables asked for with it (every caller of zalloc and
-         * vreserve checks them before going on), so an allocation made
-         * outside them (map_conflicts' block, data_ends' counts and
-         * accesses) comes only where none was refused, its failure
-         * CES_ERR_NOMEM; among those tables, m->nomem tells a malloc that
-         * failed */
+         * the tables asked for with it (every caller of zalloc, halloc
+         * and vreserve, through which the building allocates all it
+         * holds, checks them before going on); among those tables,
+         * m->nomem tells a malloc that failed */
         char bound[24], need[24], one[24], state[48] = "", ops[48] = "";
         uint64_t slots = 0;
 

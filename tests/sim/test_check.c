@@ -5535,6 +5535,61 @@ static void test_memory_bound_expected_runs(void **state)
     assert_int_equal(h.held, 0);
 }
 
+/* The data accesses whose sweep finds each process's last one that can
+ * conflict (data_ends) are held under the memory bound, with the table of
+ * an op's accesses already pushed and the sweep's counts and scratch: a
+ * graph phase of 9,000 one-byte copies replayed 20 times, more distinct
+ * ops than that table keeps, pushes two accesses for each of its 180,000
+ * unrolled copies (11 MB) and sorts each buffer's in a block of 48 bytes
+ * an access (8.6 MB); under a bound of 16 MiB, which the rest of the
+ * model fits, the building stops with the bound's message, 12.8 MB held
+ * at most (29.7 MB, the accesses grown and the blocks allocated beside
+ * the bound, and the check went on, its peak memory 5.6 MiB).  Unbounded,
+ * the check passes and its peak counts them. */
+static void test_memory_bound_data_ends(void **state)
+{
+    struct held_alloc h = {0, 0};
+    struct ces_alloc hooks = {held_malloc, held_realloc, held_free, &h};
+    struct ces_ctx *ctx = NULL;
+    struct ces_graph *g = NULL;
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    size_t base;
+
+    (void)state;
+    assert_int_equal(ces_ctx_create(&hooks, &ctx), CES_OK);
+    g = mk(ctx, 1, 1);
+    assert_int_equal(ces_graph_add_buffer(g, "a", 9000, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "b", 9000, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 20), CES_OK);
+    for (uint64_t k = 0; k < 9000; k++)
+        op(g, 0, CP(0, 2, 0, k, 3, 0, k, 1));
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_check_opts_init(&o);
+    o.max_memory = (uint64_t)16 << 20;
+    o.max_states = 1;
+    base = h.held;
+    h.peak = h.held;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_true(h.peak - base <= o.max_memory);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    assert_int_equal(ces_check_report_stats(r).states, 0);
+    assert_true(ces_check_report_stats(r).peak_memory <= o.max_memory);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "memory bound 16.0 MiB reached before the search: the checker's model "
+                        "(1 stream, 8 signal slots, 180000 ops unrolled) needs more than 20.2 "
+                        "MiB and each state 1.1 KiB");
+    ces_check_report_destroy(r);
+    o.max_memory = 0;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+    assert_true(ces_check_report_stats(r).peak_memory > (UINT64_C(24) << 20));
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_ctx_destroy(ctx);
+    assert_int_equal(h.held, 0);
+}
+
 /* Bounds that stop the search itself, in every mode, from too small for
  * the visited set up to enough: either the verdict of the unbounded check
  * or INCOMPLETE with the message naming what needed the memory, and the
@@ -6920,6 +6975,7 @@ int main(void)
         cmocka_unit_test(test_progress_since_call),
         cmocka_unit_test(test_memory_bound_model_one),
         cmocka_unit_test(test_memory_bound_expected_runs),
+        cmocka_unit_test(test_memory_bound_data_ends),
         cmocka_unit_test(test_memory_bound_search),
         cmocka_unit_test(test_memory_bound_rclk_pages),
         cmocka_unit_test(test_sweep_table_small),
