@@ -161,8 +161,9 @@ struct dot_order {
     uint32_t *two;     /* [4 * nproc]: order_twice's least and second least clocks */
     size_t *two_who;   /* [2 * nproc]: the writes of the least */
     size_t *group;     /* [nproc + 1]: the starts of one slot's writes per process */
-    size_t *last;      /* [2 * nproc]: that process's latest write before the wait, or
-                        * SIZE_MAX; then keep_nearest's writes */
+    size_t *last;      /* [3 * nproc]: that process's latest write before the wait, or
+                        * SIZE_MAX; then keep_nearest's writes, or order_taken's (two
+                        * of each run) */
     struct dot_wv *wv; /* [nw]: each slot's writes (at its places in o->w) by value */
     size_t *wsame;     /* [nw]: the first of w[i]'s process's writes into its slot after
                         * w[i] of another value, or the end of them */
@@ -1143,12 +1144,15 @@ static int collect_waits(struct dot_state *st)
  * replay serve one replay at most, chain_left, chain_pair), neither as a
  * write nor as a wait; a write before a wait of its slot whose condition
  * it fails (that wait passes only on a later write, or never: slot_overwritten;
- * or one a wait's replays use up, paired_before); and where a
+ * or one a wait's replays use up, paired_before); where a
  * wait passes on another write than an earlier wait of its slot, a write
  * between them that it never sees, it comes after two writes
- * (order_twice).  A chain of three such waits (the third after three
- * writes) the clocks do not tell, nor what a stop, a drop or the watchdog
- * model lets an execution skip. */
+ * (order_twice); and a write that an earlier wait of its process may pass
+ * on is none it took where every write the wait may pass on comes before
+ * that write (order_taken: a wait that r1's 1 alone passes, after one that
+ * r1's 2 or r2's 2 does, comes after r2's 2).  A chain of three such waits
+ * (the third after three writes) the clocks do not tell, nor what a stop,
+ * a drop or the watchdog model lets an execution skip. */
 
 /* Above this many clock entries (events times processes) the order is not
  * worked out, and every pair within a block is drawn: 64 MiB of them. */
@@ -1759,6 +1763,41 @@ static bool first_before(const struct dot_order *o, const uint32_t *c, const str
     return w->later ? past_event(o, c, w->proc, w->pos) : c[w->proc] > w->pos;
 }
 
+/* Whether write w[i] comes after wait event x in every execution: after
+ * it, and where x stands for the later replays' waits too (dot_ev.later),
+ * which may come before a write of another process that comes after the
+ * second replay's, after x's every replay (past_block; a write of x's
+ * own process after x stands for its later replays' writes, after their
+ * waits). */
+static bool after_wait(const struct dot_order *o, const struct dot_ev *x, size_t i)
+{
+    const uint32_t *wc = ow_clock(o, i);
+
+    return wc[x->proc] > x->pos && (!x->later || o->w[i].proc == x->proc ||
+                                    past_event(o, wc, x->proc, x->pos));
+}
+
+/* The first of writes w[lo..hi) (one process's into a slot, by place) that
+ * runs in no execution (o->dead) or, with `after`, comes after wait event
+ * x (after_wait); hi where none.  Both hold of every later write of the
+ * process once they hold of one: a process's clocks do not fall from one
+ * event to the next, and one after a dead event is dead. */
+static size_t fail_cut(struct dot_order *o, const struct dot_ev *x, size_t lo, size_t hi,
+                       bool after)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct dot_ow *w = &o->w[mid];
+
+        o->work++;
+        if (o->dead[o->off[w->proc] + w->pos] || (after && after_wait(o, x, mid)))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 /* The first of a slot's writes by value, o->wv[lo..hi), of a value at or
  * above v (upper: above it). */
 static size_t wv_bound(const struct dot_order *o, size_t lo, size_t hi, uint64_t v, bool upper)
@@ -2192,6 +2231,148 @@ static void order_twice(struct dot_order *o, const struct dot_ow *slot, const st
     }
 }
 
+/* At most this many writes of one process into a slot are looked at, one
+ * by one, for one that order_taken's waits may pass on (`==` then finds it
+ * among all of them by o->wv); past them order_taken leaves its wait as it
+ * is. */
+#define DOT_TAKEN_LOOK 8
+
+/* Of writes w[lo..hi) (one process's into a slot, by place; o->wv[vlo..vhi)
+ * the slot's by value) the first (`latest`: the latest) whose value wait
+ * op wt (width `width`) passes on: SIZE_MAX where none, SIZE_MAX - 1
+ * where none of the first (latest) DOT_TAKEN_LOOK does and, but for `==`,
+ * which finds it by value, more are left. */
+static size_t taken_write(const struct dot_order *o, size_t lo, size_t hi, size_t vlo,
+                          size_t vhi, const struct ces_op *wt, uint32_t width, bool latest)
+{
+    size_t at = latest ? hi : lo, lo_v = vlo;
+
+    for (size_t k = 0; k < hi - lo && k < DOT_TAKEN_LOOK; k++) {
+        size_t i = latest ? hi - 1 - k : lo + k;
+
+        if (ces_wait_holds(width, wt->cmp, o->w[i].value, wt->value))
+            return i;
+    }
+    if (hi - lo <= DOT_TAKEN_LOOK)
+        return SIZE_MAX;
+    if (wt->cmp != CES_CMP_EQ)
+        return SIZE_MAX - 1;
+    for (size_t b = vhi; lo_v < b;) { /* o->wv: by value, then place */
+        size_t mid = lo_v + (b - lo_v) / 2;
+        const struct dot_wv *m = &o->wv[mid];
+
+        if (m->value < wt->value || (m->value == wt->value && m->i < at))
+            lo_v = mid + 1;
+        else
+            b = mid;
+    }
+    if (latest && lo_v-- == vlo) /* the last below `at` */
+        return SIZE_MAX;
+    return lo_v < vhi && o->wv[lo_v].value == wt->value && o->wv[lo_v].i >= lo &&
+                   o->wv[lo_v].i < hi
+               ? o->wv[lo_v].i
+               : SIZE_MAX;
+}
+
+/* Raises clock c of wait event y (`wt`, of width `width`, its slot's
+ * writes split by slot_writes into ng runs) by what the latest wait u of
+ * its process into the slot before it, of no later replay, passed on: a
+ * write wu, the slot's latest then, after which y passes on a write wy.
+ * So wy does not come before wu, but where it is wu (it would be
+ * overwritten by wu before u, and u comes before y), and a wu of which
+ * every write y may pass on comes before is none that u passes on where
+ * y passes: y comes after one of the others, the least of their clocks.
+ * Of each run of writes the first u may pass on is tried: from its latest
+ * write before u (one of a later replay: from that block's later replay's
+ * first, as its replays after the second may come after it), not one that
+ * runs in no execution or comes after u; a later one of the run comes
+ * after it, after every write that it comes after.  Of y's, each run's
+ * latest whose value it passes on, not one that runs in no execution or
+ * comes after y (fail_cut), found as asked; one not found among
+ * DOT_TAKEN_LOOK (taken_write) is taken to come before none.  Nothing
+ * where u may pass on the slot's initial 0, a write's clock is not
+ * computed yet, or u's write of a run is not found among DOT_TAKEN_LOOK.  r0 waiting f == 2, then
+ * f == 1, r1 writing 1 then 2, r2 writing 2: where the second passes, on
+ * r1's 1 (which r1's 2 comes after), the first passed on r2's 2, not
+ * r1's, and the second comes after r2's 2. */
+static void order_taken(struct dot_order *o, const struct dot_ow *slot, const struct dot_ev *y,
+                        const struct ces_op *wt, uint32_t width, uint32_t ng, uint32_t *c)
+{
+    size_t lo = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, false);
+    size_t hi = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, true);
+    size_t k = ow_at(o->x, lo, hi, y->proc, y->pos), vlo = o->group[0], vhi = o->group[ng];
+    size_t *first = o->last + o->nproc, *late = first + o->nproc;
+    const struct dot_ow *u = k > lo ? &o->x[k - 1] : NULL;
+    uint32_t n = o->nproc, *least = o->low + 2 * (size_t)n;
+    bool zero, fails = false, any = false;
+    const uint32_t *uc;
+    struct ces_op uop;
+
+    if (u == NULL || u->proc != y->proc || u->later || o->dead[o->off[u->proc] + u->pos] ||
+        (u->cmp == wt->cmp && u->value == wt->value) ||
+        (u->cmp == CES_CMP_EQ && ces_wait_holds(width, wt->cmp, u->value, wt->value)))
+        return; /* y passes on every write u may pass on */
+    uc = order_clock(o, o->off[u->proc] + u->pos);
+    uop.cmp = u->cmp;
+    uop.value = u->value;
+    zero = ces_wait_holds(width, u->cmp, 0, u->value);
+    o->work += ng;
+    for (uint32_t t = 0; t < ng; t++) { /* u's first of each run */
+        size_t glo = o->group[t], ghi = o->group[t + 1], i;
+        uint32_t q = o->w[glo].proc;
+        size_t j = ow_at(o->w, glo, ghi, q, uc[q]);
+
+        zero = zero && j == glo;
+        if (j > glo)
+            j = o->w[j - 1].later ? later_first(o, glo, j - 1, o->w[j - 1].block) : j - 1;
+        i = taken_write(o, j, ghi, vlo, vhi, &uop, width, false);
+        if (i == SIZE_MAX - 1 || (i != SIZE_MAX && o->w[i].pos >= o->done[q]))
+            return;
+        if (i != SIZE_MAX &&
+            (o->dead[o->off[q] + o->w[i].pos] || ow_clock(o, i)[u->proc] > u->pos))
+            i = SIZE_MAX; /* nor do the run's later ones */
+        first[t] = i;
+        fails = fails || (i != SIZE_MAX && !ces_wait_holds(width, wt->cmp, o->w[i].value,
+                                                           wt->value));
+    }
+    if (zero || !fails) /* where y passes on u's write, that write is one */
+        return;
+    for (uint32_t t = 0; t < ng; t++)
+        late[t] = SIZE_MAX - 2; /* not looked for yet */
+    fails = false;
+    for (uint32_t t = 0; t < ng; t++) { /* those u may pass on where y passes */
+        const uint32_t *wc = first[t] != SIZE_MAX ? ow_clock(o, first[t]) : NULL;
+        bool may = false;
+
+        for (uint32_t p = 0; wc != NULL && p < ng && !may; p++, o->work++) {
+            if (late[p] == SIZE_MAX - 2) { /* y's latest of run p */
+                size_t glo = o->group[p], cut = fail_cut(o, y, glo, o->group[p + 1], true);
+
+                late[p] = taken_write(o, glo, cut, vlo, vhi, wt, width, true);
+            }
+            may = late[p] == first[t] || late[p] == SIZE_MAX - 1 ||
+                  (late[p] != SIZE_MAX && !first_before(o, wc, &o->w[late[p]]));
+        }
+        fails = fails || (wc != NULL && !may);
+        if (!may)
+            first[t] = SIZE_MAX;
+    }
+    if (!fails)
+        return;
+    o->work += (uint64_t)ng * n;
+    for (uint32_t q = 0; q < n; q++)
+        least[q] = UINT32_MAX;
+    for (uint32_t t = 0; t < ng; t++) {
+        const uint32_t *wc = first[t] != SIZE_MAX ? ow_clock(o, first[t]) : NULL;
+
+        for (uint32_t q = 0; wc != NULL && q < n; q++)
+            least[q] = wc[q] < least[q] ? wc[q] : least[q];
+        any = any || wc != NULL;
+    }
+    for (uint32_t q = 0; any && q < n; q++)
+        c[q] = least[q] > c[q] ? least[q] : c[q];
+}
+
 /* The clock of event `pos` of process q where it is computed; else, with
  * `force`, a bound of it (in o->low's second third): after its process's
  * latest computed event, and itself; else NULL. */
@@ -2278,6 +2459,7 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
             low[k] = low[n * 2 + k] > low[k] ? low[n * 2 + k] : low[k];
         if (any)
             order_twice(o, &slot, x, op, width, ng, low);
+        order_taken(o, &slot, x, op, width, ng, low);
         /* nothing it may see: it never passes */
         dead = dead || (!zero && !any && !later_seen(o, &slot, x, low, op, width, ng));
         /* too few writes for its last replay: its rank's later blocks never
@@ -2436,41 +2618,6 @@ static size_t fail_next(struct dot_order *o, size_t i, size_t cut)
         }
     }
     return cut;
-}
-
-/* Whether write w[i] comes after wait event x in every execution: after
- * it, and where x stands for the later replays' waits too (dot_ev.later),
- * which may come before a write of another process that comes after the
- * second replay's, after x's every replay (past_block; a write of x's
- * own process after x stands for its later replays' writes, after their
- * waits). */
-static bool after_wait(const struct dot_order *o, const struct dot_ev *x, size_t i)
-{
-    const uint32_t *wc = ow_clock(o, i);
-
-    return wc[x->proc] > x->pos && (!x->later || o->w[i].proc == x->proc ||
-                                    past_event(o, wc, x->proc, x->pos));
-}
-
-/* The first of writes w[lo..hi) (one process's into a slot, by place) that
- * runs in no execution (o->dead) or, with `after`, comes after wait event
- * x (after_wait); hi where none.  Both hold of every later write of the
- * process once they hold of one: a process's clocks do not fall from one
- * event to the next, and one after a dead event is dead. */
-static size_t fail_cut(struct dot_order *o, const struct dot_ev *x, size_t lo, size_t hi,
-                       bool after)
-{
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const struct dot_ow *w = &o->w[mid];
-
-        o->work++;
-        if (o->dead[o->off[w->proc] + w->pos] || (after && after_wait(o, x, mid)))
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
 }
 
 /* The first of process q's writes w[i..hi) (by place) of a block after
@@ -3059,7 +3206,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->done = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->done));
             o->low = ces_malloc(st->ctx, 3 * (size_t)o->nproc * sizeof(*o->low));
             o->group = ces_malloc(st->ctx, ((size_t)o->nproc + 1) * sizeof(*o->group));
-            o->last = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->last));
+            o->last = ces_malloc(st->ctx, 3 * (size_t)o->nproc * sizeof(*o->last));
             o->frun = ces_malloc(st->ctx, (2 * (size_t)o->nproc + 1) * sizeof(*o->frun));
             first = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*first));
             if (o->off == NULL || o->ev == NULL || o->w == NULL || o->x == NULL ||
