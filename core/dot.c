@@ -158,6 +158,8 @@ struct dot_order {
     bool *anchored;    /* [events]: a wait whose facts past_add has taken */
     uint32_t *xrun;    /* [nx]: the first of x[i]'s run of waits of its slot and
                         * process, one after another, of its compare and value */
+    uint32_t *xrise;   /* [nx]: likewise of its run of `>=` waits whose values do not
+                        * fall from one to the next */
     uint32_t *two;     /* [4 * nproc]: order_twice's least and second least clocks */
     size_t *two_who;   /* [2 * nproc]: the writes of the least */
     size_t *group;     /* [nproc + 1]: the starts of one slot's writes per process */
@@ -1473,6 +1475,124 @@ static uint32_t block_end(const struct dot_order *o, uint32_t p, uint32_t b)
     return (uint32_t)(lo - o->off[p]);
 }
 
+/* The latest of waits x[lo..k) (one process's into a slot, by place) whose
+ * condition fails a write of value v (width `width`); SIZE_MAX where none.
+ * A run of one condition (o->xrun) is passed over whole, and of a run of
+ * `>=` waits of values that do not fall (o->xrise) those up to 2^31 - 1
+ * below the first that passes (u32) or all (u64: below one that passes). */
+static size_t fail_prev(struct dot_order *o, size_t lo, size_t k, uint32_t width, uint64_t v)
+{
+    while (k > lo) {
+        const struct dot_ow *x = &o->x[k - 1];
+        size_t a, b;
+
+        o->work++;
+        if (!ces_wait_holds(width, x->cmp, v, x->value))
+            return k - 1;
+        if (x->cmp == CES_CMP_EQ) {
+            k = o->xrun[k - 1];
+            continue;
+        }
+        a = o->xrise[k - 1] > lo ? o->xrise[k - 1] : lo;
+        if (width != CES_U32) {
+            k = a;
+            continue;
+        }
+        { /* those of [a, k - 1) within 2^31 - d below x's value pass, as it does */
+            uint64_t room = (UINT64_C(1) << 31) - (uint32_t)((uint32_t)v - (uint32_t)x->value);
+
+            b = k - 1;
+            while (a < b) {
+                size_t mid = a + (b - a) / 2;
+
+                if (x->value - o->x[mid].value < room)
+                    b = mid;
+                else
+                    a = mid + 1;
+            }
+            k = a;
+        }
+    }
+    return SIZE_MAX;
+}
+
+/* Whether wait x[i] of process p (into slot_overwritten's slot, before
+ * its wait y, of clock c) may come before write l, so that it says
+ * nothing of what y sees: not after l's every replay (past_event), in its
+ * replay of y's process (every: false), in its replay of its process with
+ * y after that wait's every replay, or after its every replay by
+ * o->past's wait of that replay (last_past). */
+static bool wait_before(const struct dot_order *o, const uint32_t *c, const struct dot_ow *l,
+                        bool every, size_t i)
+{
+    const struct dot_ow *x = &o->x[i];
+    uint32_t p = x->proc;
+    const uint32_t *xc = order_clock(o, o->off[p] + x->pos);
+
+    return !(last_past(o, x, l) && past_event(o, c, p, x->pos)) &&
+           (xc[l->proc] <= l->pos ||
+            (every && !past_event(o, xc, l->proc, l->pos) &&
+             !(x->later && p == l->proc && x->block == l->block &&
+               past_event(o, c, p, x->pos))));
+}
+
+/* Whether slot_overwritten's wait y, of clock c, never sees write l as
+ * the latest of its process's before it (own: l and y of one process and
+ * later replay), by process p's waits x[i..k) into the slot (x[k - 1] the
+ * latest before y, by place): those before y, latest first, while after l
+ * (wait_before), the latest of a run of one condition alone (o->xrun:
+ * where it passes l's value, so do the others), until one fails l's value
+ * (true).  After the latest (y itself, whose clock order_event has not
+ * raised yet in this pass), where none fails it (fail_prev), none does.
+ * Where l is of another process than p and wait_before needs no
+ * past_event of l (every: false), a wait whose clock shows l is after l,
+ * and so are the later ones (a process's clock entries of other
+ * processes do not fall from one event to the next; its own may, past an
+ * event no execution runs), so the walk goes from the latest that may
+ * come before l, or returns true where that is before the first that
+ * fails l's value. */
+static bool waits_over(struct dot_order *o, const uint32_t *c, const struct dot_ow *l, bool own,
+                       uint32_t width, size_t i, size_t k)
+{
+    uint32_t p = o->x[i].proc;
+    bool every = l->later && !(own && p == o->y->proc);
+    size_t f, lo, hi;
+
+    if (k > i) { /* the latest */
+        o->work++;
+        if (wait_before(o, c, l, every, k - 1))
+            return false;
+        if (!ces_wait_holds(width, o->x[k - 1].cmp, l->value, o->x[k - 1].value))
+            return true;
+        k = o->xrun[k - 1];
+    }
+    if ((f = fail_prev(o, i, k, width, l->value)) == SIZE_MAX)
+        return false;
+    lo = every || l->proc == p ? k : f;
+    for (hi = k; lo < hi;) { /* the first of x[f..k) whose clock shows l */
+        size_t mid = lo + (hi - lo) / 2;
+
+        o->work++;
+        if (order_clock(o, o->off[p] + o->x[mid].pos)[l->proc] > l->pos)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    if (lo == f)
+        return true;
+    /* from lo down, past a run of one condition that reaches lo (after l,
+     * and passing l's value: f is before it) */
+    for (k = lo < k && o->xrun[lo] == o->xrun[lo - 1] ? o->xrun[lo - 1] : lo; k > i;
+         k = o->xrun[k - 1]) {
+        o->work++;
+        if (wait_before(o, c, l, every, k - 1))
+            return false;
+        if (!ces_wait_holds(width, o->x[k - 1].cmp, l->value, o->x[k - 1].value))
+            return true;
+    }
+    return false;
+}
+
 /* Sets o->over[t] where run t's latest write before wait event y of
  * clock c (last[t], of slot_writes) is one the wait never sees: a wait
  * into the slot whose condition it fails comes after it and before this
@@ -1518,29 +1638,7 @@ static void slot_overwritten(struct dot_order *o, const struct ces_graph *g,
             uint32_t p = o->x[i].proc, upto = c[p] < o->done[p] ? c[p] : o->done[p];
 
             end = ow_at(o->x, i, hi, p, UINT32_MAX);
-            /* p's waits before this one, latest first, while after l (after
-             * its every replay, past_event, in its replay of y's process,
-             * in its replay of its process with y after that wait's every
-             * replay, or after its every replay by o->past's wait of that
-             * replay, last_past); the latest of a run of one condition
-             * alone (o->xrun: where it passes l's value, so do the others) */
-            for (size_t k = ow_at(o->x, i, end, p, upto); k > i; k = o->xrun[k - 1]) {
-                const struct dot_ow *x = &o->x[k - 1];
-                const uint32_t *xc = order_clock(o, o->off[p] + x->pos);
-
-                o->work++;
-                if (!(last_past(o, x, l) && past_event(o, c, p, x->pos)) &&
-                    (xc[l->proc] <= l->pos ||
-                    (l->later && !(own && p == y->proc) &&
-                     !past_event(o, xc, l->proc, l->pos) &&
-                     !(x->later && p == l->proc && x->block == l->block &&
-                       past_event(o, c, p, x->pos)))))
-                    break;
-                if (!ces_wait_holds(width, x->cmp, l->value, x->value)) {
-                    o->over[t] = true;
-                    break;
-                }
-            }
+            o->over[t] = waits_over(o, c, l, own, width, i, ow_at(o->x, i, end, p, upto));
         }
         o->over[t] = o->over[t] || (l != NULL && paired_before(o, g, slot, width, y, o->last[t]));
         o->from[t] = l != NULL ? l->pos + (o->over[t] ? 1 : 0) : 0;
@@ -1602,6 +1700,45 @@ static bool later_past(const struct dot_order *o, uint32_t g, uint32_t ng, size_
     return w->later;
 }
 
+/* The lesser of a and b. */
+static size_t min_size(size_t a, size_t b)
+{
+    return a < b ? a : b;
+}
+
+/* The first of writes w[i..hi) (of one process into a slot, by place)
+ * whose value wait `wt` (width `width`) passes on; hi where none.  Past
+ * one that fails it, a run of one value (o->wsame) fails it whole for
+ * `==`, and for `>=` a run of rising values (o->wrun) up to the first of
+ * them at or above the wait's value, or whole from one above it (u32: 2^31
+ * or more above, as are those after it). */
+static size_t holds_next(const struct dot_order *o, size_t i, size_t hi, const struct ces_op *wt,
+                         uint32_t width)
+{
+    while (i < hi && !ces_wait_holds(width, wt->cmp, o->w[i].value, wt->value)) {
+        size_t end = min_size(o->wrun[i], hi), lo = i + 1;
+
+        if (wt->cmp == CES_CMP_EQ) {
+            i = min_size(o->wsame[i], hi);
+            continue;
+        }
+        if (o->w[i].value >= wt->value) {
+            i = end;
+            continue;
+        }
+        while (lo < end) {
+            size_t mid = lo + (end - lo) / 2;
+
+            if (o->w[mid].value < wt->value)
+                lo = mid + 1;
+            else
+                end = mid;
+        }
+        i = lo;
+    }
+    return i;
+}
+
 /* The first write of run g (of slot_writes) that a wait `wt` of clock c
  * (width `width`) may see: at or after place `from` and o->from[g]
  * (slot_overwritten: the run's latest before the wait, past it where it
@@ -1614,7 +1751,7 @@ static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
                          const struct ces_op *wt, uint32_t width, uint32_t from)
 {
     uint32_t q = o->w[o->group[g]].proc, other = 0;
-    size_t i;
+    size_t i, top = o->group[g + 1];
 
     for (uint32_t t = 0; t < ng; t++) {
         size_t l = o->last[t];
@@ -1626,7 +1763,7 @@ static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
         else
             other = max_u32(other, ow_clock(o, l)[q]);
     }
-    i = ow_at(o->w, o->group[g], o->group[g + 1], q, from);
+    i = ow_at(o->w, o->group[g], top, q, from);
     if (wt->cmp == CES_CMP_EQ) { /* those of its value alone, by o->wv */
         size_t lo = o->group[0], hi = o->group[ng];
 
@@ -1647,10 +1784,12 @@ static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
         }
         return SIZE_MAX;
     }
-    for (; i < o->group[g + 1]; i++) {
-        if ((o->w[i].pos >= other || later_past(o, g, ng, i)) &&
-            ces_wait_holds(width, wt->cmp, o->w[i].value, wt->value))
+    while ((i = holds_next(o, i, top, wt, width)) < top) {
+        if (o->w[i].pos >= other || later_past(o, g, ng, i))
             return i;
+        /* one of no later replay before `other`: so are those up to the
+         * next of a later replay or at `other` */
+        i = o->w[i].later ? i + 1 : min_size(o->wlater[i], ow_at(o->w, i, top, q, other));
     }
     return SIZE_MAX;
 }
@@ -2696,6 +2835,34 @@ static size_t fail_later(struct dot_order *o, uint32_t t)
     return cut;
 }
 
+/* The first write of run t's that may fail fail_runs' wait (before
+ * o->frun[t]), fails it and is not known to come before write w[p] (as
+ * fails_between takes them); o->frun[t] where none.  Of w[p]'s process,
+ * one after it or of a later replay; of another, one of a later replay
+ * before w[p]'s clock, or one after that clock.  It does not come earlier
+ * for a later write of w[p]'s process (whose clock is no less). */
+static size_t fail_after(struct dot_order *o, size_t p, uint32_t t)
+{
+    const struct dot_ow *wp = &o->w[p];
+    const uint32_t *pc = ow_clock(o, p);
+    size_t lo = o->group[t], cut = o->frun[t], k, l;
+    uint32_t q = o->w[lo].proc;
+
+    o->work++;
+    if (lo == cut)
+        return cut;
+    if (q == wp->proc) { /* past w[p]: of a later replay, or after its clock */
+        for (k = fail_next(o, ow_at(o->w, lo, cut, q, wp->pos), cut);
+             k < cut && !o->w[k].later && pc[q] > o->w[k].pos; k = fail_next(o, k + 1, cut))
+            ;
+    } else if ((l = fail_later(o, t)) < cut && pc[q] > o->w[l].pos) {
+        k = l; /* of a later replay, before its clock */
+    } else {
+        k = fail_next(o, ow_at(o->w, lo, cut, q, pc[q]), cut);
+    }
+    return k;
+}
+
 /* Whether a write whose value fails fail_runs' wait, not known to run in no
  * execution or to come after the wait, may land after write w[p] and
  * before write w[j] (SIZE_MAX: at any time after w[p]), so that the
@@ -2709,32 +2876,71 @@ static size_t fail_later(struct dot_order *o, uint32_t t)
  * others. */
 static bool fails_between(struct dot_order *o, size_t p, size_t j)
 {
-    const struct dot_ow *wp = &o->w[p], *wj = j != SIZE_MAX ? &o->w[j] : NULL;
-    const uint32_t *pc = ow_clock(o, p);
+    const struct dot_ow *wj = j != SIZE_MAX ? &o->w[j] : NULL;
 
     for (uint32_t t = 0; t < o->nfrun; t++) {
-        size_t lo = o->group[t], cut = o->frun[t], k, l;
-        uint32_t q = o->w[lo].proc;
+        size_t k = fail_after(o, p, t);
 
-        o->work++;
-        if (lo == cut)
-            continue;
-        if (q == wp->proc) { /* past w[p]: of a later replay, or after its clock */
-            for (k = fail_next(o, ow_at(o->w, lo, cut, q, wp->pos), cut);
-                 k < cut && !o->w[k].later && pc[q] > o->w[k].pos; k = fail_next(o, k + 1, cut))
-                ;
-        } else if ((l = fail_later(o, t)) < cut && pc[q] > o->w[l].pos) {
-            k = l; /* of a later replay, before its clock */
-        } else {
-            k = fail_next(o, ow_at(o->w, lo, cut, q, pc[q]), cut);
-        }
-        if (k < cut && (wj == NULL || wj->later || ow_clock(o, k)[wj->proc] <= wj->pos))
+        if (k < o->frun[t] &&
+            (wj == NULL || wj->later || ow_clock(o, k)[wj->proc] <= wj->pos))
             return true;
     }
     /* the wait's own process's, after the wait's second replay, before its
      * third, where w[j] is of a first replay and may land after it */
     return o->next_fail != SIZE_MAX && wj != NULL && !wj->later &&
            ow_clock(o, o->next_fail)[wj->proc] <= wj->pos;
+}
+
+/* The least place of process q from which fails_between(p, j) holds of a
+ * write w[j] of q of no later replay: the least of q's entries of the
+ * clocks of the writes it finds (fail_after, o->next_fail); UINT32_MAX
+ * where none.  It does not fall for a later write p of q's run, whose
+ * writes fail_after finds come no earlier. */
+static uint32_t fails_from(struct dot_order *o, size_t p, uint32_t q)
+{
+    uint32_t from = UINT32_MAX;
+
+    for (uint32_t t = 0; t < o->nfrun; t++) {
+        size_t k = fail_after(o, p, t);
+
+        if (k < o->frun[t])
+            from = from < ow_clock(o, k)[q] ? from : ow_clock(o, k)[q];
+    }
+    if (o->next_fail != SIZE_MAX && ow_clock(o, o->next_fail)[q] < from)
+        from = ow_clock(o, o->next_fail)[q];
+    return from;
+}
+
+/* The last of run t's writes from w[j] on (of no later replay, by place,
+ * one that keep_nearest's wait `wt` may see, first_seen, at place
+ * `other` or after it) before the first of a later replay, of a later
+ * block, or at place `from` or after: those between are of no later
+ * replay and after `other` too, so the wait may see those whose value it
+ * passes on (o->wv for `==`). */
+static size_t seen_last(const struct dot_order *o, uint32_t t, uint32_t ng, size_t j,
+                        const struct ces_op *wt, uint32_t width, uint32_t from)
+{
+    size_t hi = o->group[t + 1], end, lo;
+
+    end = min_size(min_size(o->wlater[j], block_next(o, j, hi)),
+                   ow_at(o->w, j, hi, o->w[j].proc, from));
+    if (wt->cmp != CES_CMP_EQ) {
+        while (--end > j && !ces_wait_holds(width, wt->cmp, o->w[end].value, wt->value))
+            ;
+        return end;
+    }
+    lo = o->group[0];
+    hi = o->group[ng];
+    while (lo < hi) { /* past the last of its value before `end` */
+        size_t mid = lo + (hi - lo) / 2;
+        const struct dot_wv *m = &o->wv[mid];
+
+        if (m->value < wt->value || (m->value == wt->value && m->i < end))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return o->wv[lo - 1].i;
 }
 
 /* Adds to st->kept the pairs of wait event e (of block b) with its
@@ -2802,8 +3008,25 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
                o->w[j].block == x->ref.block && !o->dead[o->off[o->w[j].proc] + o->w[j].pos] &&
                !after_wait(o, x, j) && rc == CES_OK) {
             const uint32_t *jc = ow_clock(o, j);
-            bool held = !fails_between(o, p, j);
+            uint32_t from = o->w[j].later ? 0 : fails_from(o, p, o->w[j].proc);
+            bool held;
 
+            if (o->w[j].pos < from) {
+                /* held: no failing write between w[p] and w[j], nor, p
+                 * going on (fails_from does not fall: the clocks of the
+                 * writes that run do not fall along a process, as fail_cut
+                 * takes them), between it and any later write of no later
+                 * replay before `from`; the walk goes on from the last of
+                 * those it reaches, where that runs and is not after the
+                 * wait (nor are those before it), and stops where it would
+                 * have: fails_between(p, SIZE_MAX) does not turn true again
+                 * as p goes on */
+                p = seen_last(o, t, ng, j, op, width, from);
+                if (o->dead[o->off[o->w[p].proc] + o->w[p].pos] || after_wait(o, x, p))
+                    break;
+                continue;
+            }
+            held = !fails_between(o, p, j);
             for (uint32_t k = 0; k < nkept && !held; k++)
                 held = k != a && jc[o->w[near[k]].proc] > o->w[near[k]].pos &&
                        !fails_between(o, near[k], j);
@@ -3200,6 +3423,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
                                           sizeof(*o->past));
             o->anchored = ces_malloc(st->ctx, total * sizeof(*o->anchored));
             o->xrun = ces_malloc(st->ctx, total * sizeof(*o->xrun));
+            o->xrise = ces_malloc(st->ctx, total * sizeof(*o->xrise));
             o->two = ces_malloc(st->ctx, 4 * (size_t)o->nproc * sizeof(*o->two));
             o->two_who = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->two_who));
             o->clock = ces_malloc(st->ctx, total * o->nproc * sizeof(*o->clock));
@@ -3213,8 +3437,8 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
                 o->chain_of == NULL || o->need == NULL || o->dead == NULL ||
                 o->over == NULL || o->from == NULL || o->linked == NULL || o->cut == NULL ||
                 o->spent == NULL || o->exact == NULL || o->paired == NULL ||
-                o->past == NULL || o->anchored == NULL || o->xrun == NULL || o->two == NULL ||
-                o->two_who == NULL ||
+                o->past == NULL || o->anchored == NULL || o->xrun == NULL ||
+                o->xrise == NULL || o->two == NULL || o->two_who == NULL ||
                 o->clock == NULL || o->done == NULL || o->low == NULL || o->group == NULL ||
                 o->last == NULL || o->frun == NULL || first == NULL) {
                 rc = CES_ERR_NOMEM;
@@ -3260,6 +3484,11 @@ out:
                              x->cmp == y->cmp && x->value == y->value
                          ? o->xrun[i - 1]
                          : (uint32_t)i;
+        o->xrise[i] = y != NULL && cmp_ow_slot(x, y) == 0 && x->proc == y->proc &&
+                              x->cmp == CES_CMP_GEQ && y->cmp == CES_CMP_GEQ &&
+                              y->value <= x->value
+                          ? o->xrise[i - 1]
+                          : (uint32_t)i;
     }
     memset(o->need, 0, total * sizeof(*o->need));
     if (!order_index(st->ctx, o))
@@ -3288,6 +3517,7 @@ static void order_free(struct ces_ctx *ctx, struct dot_order *o)
     ces_free(ctx, o->past);
     ces_free(ctx, o->anchored);
     ces_free(ctx, o->xrun);
+    ces_free(ctx, o->xrise);
     ces_free(ctx, o->two);
     ces_free(ctx, o->two_who);
     ces_free(ctx, o->clock);
@@ -3325,6 +3555,7 @@ static int keep_pairs(struct dot_state *st)
         made = !order_over(&o);
     }
     order_free(st->ctx, &o);
+    st->size.order = o.work;
     if (rc == CES_OK && o.late)
         rc = CES_ERR_TIMEOUT;
     if (rc != CES_OK || !made) {
@@ -3991,7 +4222,7 @@ int ces_dot_emit_sized(struct ces_ctx *ctx, const struct ces_graph *g,
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_dot_emit: NULL argument");
     *text = NULL;
     if (size != NULL)
-        size->nodes = size->span = 0;
+        size->nodes = size->span = size->order = 0;
     if (len != NULL)
         *len = 0;
     memset(&st, 0, sizeof(st));

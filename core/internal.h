@@ -245,9 +245,12 @@ const char *ces_dot_format(const char *path);
 
 /* What Graphviz's layout of a picture costs: its nodes, and the ranks (of
  * the layout, one per node of a lane) that its edges drawn across lanes
- * span, each a node more in its layout (its virtual nodes). */
+ * span, each a node more in its layout (its virtual nodes); and the work
+ * of the order that draws a wait from its nearest writes above 1000 pairs
+ * within blocks (clock entries and writes and waits looked at; 0 where it
+ * did not run), which its bound (2^31) gives up past. */
 struct ces_dot_size {
-    uint64_t nodes, span;
+    uint64_t nodes, span, order;
 };
 
 /* The check a picture is of (cesync check --dot): the hardware queues its

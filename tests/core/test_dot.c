@@ -3062,6 +3062,68 @@ static void test_counter_pairs_self_counter_work(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The picture of a counter of n values in a phase replayed 3 times (head:
+ * the ranks and streams), `writer` writing each into `slot` and `waiter`
+ * waiting `>=` it after that write; *work the order's
+ * (ces_dot_size.order). */
+static char *counter_work(struct ces_ctx *ctx, const char *head, const char *writer,
+                          const char *slot, const char *waiter, uint32_t n, uint64_t *work)
+{
+    size_t size = (size_t)n * 64 + 256, len = 0, m;
+    char *text = ces_malloc(ctx, size), *t = NULL;
+    struct ces_graph *g;
+    struct ces_dot_size sz;
+
+    assert_non_null(text);
+    m = (size_t)snprintf(text, size, "cesync 1\n%ssignal c u32 1\nphase graph x3\n", head);
+    for (uint32_t k = 1; k <= n; k++)
+        m += (size_t)snprintf(text + m, size - m, "%s : write %s = %u\n%s : wait c[0] >= %u\n",
+                              writer, slot, k, waiter, k);
+    assert_true(m < size);
+    g = ces_test_text_graph(ctx, text);
+    assert_int_equal(ces_dot_emit_sized(ctx, g, NULL, NULL, &t, &len, &sz, 0), CES_OK);
+    *work = sz.order;
+    ces_graph_destroy(g);
+    ces_free(ctx, text);
+    return t;
+}
+
+/* The order's work grows with a counter's values about as they do where
+ * another rank or another stream writes it, not with their square: r1
+ * writing r0's counter 1 to 3,000, r0 waiting `>=` each value after its
+ * write, in a phase replayed 3 times, took 40,732,496 work (keep_nearest
+ * walked, for each wait, every later write of r1's block, while the next
+ * replay's smaller values may fail it between), and r0 s0 counting to
+ * 4,000 with r0 s1 waiting likewise 24,361,986 (slot_overwritten went, for
+ * each wait, over every earlier wait of s1 that comes after the write it
+ * sees, each passing that write's value); each wait is now drawn from its
+ * value's write and the block's last, within 200 work a value. */
+static void test_counter_pairs_other_counter_work(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    uint64_t work;
+    char *t = counter_work(ctx, "ranks 2\n", "r1", "c[0]@0", "r0", 3000, &work);
+
+    (void)state;
+    assert_non_null(strstr(t, "n0_1_0 -> n0_0_0 [style=dashed"));
+    assert_non_null(strstr(t, "n0_1_1500 -> n0_0_1500 [style=dashed"));
+    assert_non_null(strstr(t, "n0_1_2999 -> n0_0_1500 [style=dashed"));
+    assert_null(strstr(t, "n0_1_1501 -> n0_0_1500 [style=dashed"));
+    counter_drawn(t, 5999, 4495501);
+    assert_true(work > 0 && work < 200 * 3000);
+    ces_free(ctx, t);
+    t = counter_work(ctx, "ranks 1\nstreams 2\n", "r0", "c[0]", "r0 s1", 4000, &work);
+    assert_non_null(strstr(t, "n0_0_0 -> n0_0_1 [style=dashed"));
+    assert_non_null(strstr(t, "n0_0_4000 -> n0_0_4001 [style=dashed"));
+    assert_non_null(strstr(t, "n0_0_7998 -> n0_0_4001 [style=dashed"));
+    assert_null(strstr(t, "n0_0_4002 -> n0_0_4001 [style=dashed"));
+    counter_drawn(t, 7999, 7994001);
+    assert_true(work > 0 && work < 200 * 4000);
+    ces_free(ctx, t);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A graph, its picture drawn without failures, and emit_same's runs. */
 struct dot_want {
     const struct ces_graph *g;
@@ -3877,6 +3939,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_fails_work),
         cmocka_unit_test(test_counter_pairs_first_replay_work),
         cmocka_unit_test(test_counter_pairs_self_counter_work),
+        cmocka_unit_test(test_counter_pairs_other_counter_work),
         cmocka_unit_test(test_counter_pairs_alloc_failures),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_counter_pairs_deadline),
