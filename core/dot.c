@@ -4845,11 +4845,12 @@ int ces_dot_write_by(struct ces_ctx *ctx, const char *dot_text, const char *path
      * name, a pipe's reader would have seen the end of the stream first;
      * one opened O_NONBLOCK (ces_file_create_by) is given it as a file it
      * waits to write, as any program's standard output (a full pipe
-     * failed its write, EAGAIN) */
+     * failed its write, EAGAIN); a description shared with the process's
+     * own descriptor keeps its flags (its other programs' too) */
     if (fmt != NULL) {
         int flags = fcntl(fd, F_GETFL);
 
-        if (!of.own && flags >= 0 && (flags & O_NONBLOCK) != 0 &&
+        if (!of.shares && flags >= 0 && (flags & O_NONBLOCK) != 0 &&
             fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
             rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
         else

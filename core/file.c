@@ -149,36 +149,20 @@ int ces_write_all(int fd, const char *buf, size_t len)
  * file. */
 #define FILE_WRITE_PART ((size_t)16 << 20)
 
-#if defined(__linux__) && !defined(F_GETPIPE_SZ)
-#define F_GETPIPE_SZ 1032 /* (Linux 2.6.35; <fcntl.h> names it for _GNU_SOURCE alone) */
-#endif
-
 /* What a write into fd, no regular file, whose description waits for its
  * reader (no O_NONBLOCK: one this process shares, as its standard output)
- * takes without waiting once poll(2) says it takes some: of a pipe, the
- * pages of its size (F_GETPIPE_SZ) that what it holds (FIONREAD) leaves
- * free, counting the first and the last of those it holds as whole (each
- * may hold a part of a page), PIPE_BUF at least (a pipe that poll says
- * takes some has a page free); of a device that is no terminal (/dev/null),
- * `want` whole; PIPE_BUF of any other (a terminal, a socket). */
+ * takes without waiting once poll(2) says it takes some: of a device that
+ * is no terminal (/dev/null), `want` whole; PIPE_BUF of any other.  A pipe
+ * that poll says takes some has a page free, and no more is known: the
+ * pages that what it holds (FIONREAD) seemed to leave free were each
+ * partly filled by the writes of another program, and a write of them
+ * waited for the reader past the bound (ces_file_create_by gives a pipe
+ * under a bound a description of its own where it can). */
 static size_t write_room(int fd, const struct stat *sb, size_t want)
 {
-    size_t room = PIPE_BUF;
-
     if (S_ISCHR(sb->st_mode) && !isatty(fd))
         return want;
-#if defined(__linux__)
-    if (S_ISFIFO(sb->st_mode)) {
-        long page = sysconf(_SC_PAGESIZE);
-        int size = fcntl(fd, F_GETPIPE_SZ), q;
-
-        if (page > 0 && size > 0 && ioctl(fd, FIONREAD, &q) == 0 && q >= 0 &&
-            size / page > q / page + 2 &&
-            (size_t)(size / page - q / page - 2) * (size_t)page > room)
-            room = (size_t)(size / page - q / page - 2) * (size_t)page;
-    }
-#endif
-    return room < want ? room : want;
+    return PIPE_BUF < want ? PIPE_BUF : want;
 }
 
 int ces_file_write_by(int fd, const char *text, size_t n, const struct ces_dot_bounds *b)
@@ -393,21 +377,21 @@ bool ces_file_own_stream(const char *path)
 /* Opens `name`, an existing file that is no regular file, for writing:
  * where deadline > 0 (0: none) a named pipe that no reader has opened,
  * whose open waits for one, is tried every 10 ms until then at most, -1
- * with errno ETIMEDOUT past it, and where `nonblock` the descriptor stays
- * O_NONBLOCK: a write takes what the file takes at once
- * (ces_file_write_by), where one that waits for its reader was written
- * PIPE_BUF bytes a poll(2). */
-static int open_by(const char *name, double deadline, bool nonblock)
+ * with errno ETIMEDOUT past it, and the descriptor stays O_NONBLOCK, a
+ * description of this process's alone: a write takes what the file takes
+ * at once (ces_file_write_by), where one that waits for its reader was
+ * written PIPE_BUF bytes a poll(2). */
+static int open_by(const char *name, double deadline)
 {
     struct timespec pause = {0, 10000000};
-    int fd, flags;
+    int fd;
 
     if (deadline <= 0)
         return open(name, O_WRONLY | O_TRUNC | O_CLOEXEC);
     for (;;) {
         fd = open(name, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NONBLOCK);
         if (fd >= 0)
-            break;
+            return fd;
         if (errno != ENXIO && errno != EINTR)
             return -1;
         if (ces_now() >= deadline) {
@@ -416,18 +400,6 @@ static int open_by(const char *name, double deadline, bool nonblock)
         }
         nanosleep(&pause, NULL);
     }
-    if (nonblock)
-        return fd;
-    /* a write waits for its reader */
-    flags = fcntl(fd, F_GETFL);
-    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
-        int err = errno;
-
-        close(fd);
-        errno = err;
-        return -1;
-    }
-    return fd;
 }
 
 int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out_file *of)
@@ -447,7 +419,7 @@ int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_fil
     int fd, mk_err, own;
 
     of->name[0] = of->dest[0] = '\0';
-    of->own = false;
+    of->own = of->shares = false;
     /* no file has the empty name (the temporary file went to the current
      * directory, and an empty dest reads as written in place: it stayed
      * there, reported written) */
@@ -487,6 +459,27 @@ int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_fil
             ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(err));
             return -1;
         }
+        of->shares = true;
+        /* a pipe written under a time bound is opened again (/proc), a
+         * description of its own that can be O_NONBLOCK: the shared one
+         * waits for its reader in a write, past the bound where the write
+         * is more than the pipe takes (poll(2) tells of a page free, no
+         * more), and O_NONBLOCK set on it would reach every program that
+         * shares it (a `cat` after the command in the same pipe) */
+        if (deadline > 0 && fstat(fd, &sb) == 0 && S_ISFIFO(sb.st_mode)) {
+            char again[64];
+            int mine;
+
+            snprintf(again, sizeof(again), "/proc/self/fd/%d", fd);
+            mine = open(again, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+            if (mine >= 0)
+                mine = ces_file_fd_own(mine);
+            if (mine >= 0) {
+                close(fd);
+                fd = mine;
+                of->shares = false;
+            }
+        }
         return fd;
     }
     exists = stat(path, &sb) == 0;
@@ -508,9 +501,10 @@ int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_fil
             by = start + stall;
         /* close-on-exec, as every descriptor here: Graphviz gets this one
          * as its standard output, and no child should hold it under its
-         * own number too; O_NONBLOCK but for the file of standard output,
-         * which waits to be written as standard output does */
-        fd = open_by(of->name, by, !of->own);
+         * own number too; O_NONBLOCK under a bound, standard output's file
+         * too (a description of its own: its writes took what poll(2)
+         * seemed to leave free of a pipe and waited past the bound) */
+        fd = open_by(of->name, by);
         if (fd < 0 && errno == ETIMEDOUT) {
             if (by == deadline)
                 ces_ctx_error(ctx, CES_ERR_TIMEOUT, "the time bound passed while %s waited "

@@ -177,15 +177,19 @@ struct ces_out_file {
     char name[4096];
     char dest[4096];
     bool own;
+    bool shares;
 };
 int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out_file *of);
 /* ces_file_create_beside within a time bound: a named pipe that no reader
  * has opened yet, whose open waits for one, is waited for until `deadline`
  * (ces_now's; 0: none, as ces_file_create_beside) at most, and `stall`
  * seconds (0: none; none for of->own) at most, -2 past either (the
- * context's error saying which); a file opened in place under either,
- * but of->own, is O_NONBLOCK (ces_file_write_by; cleared before Graphviz
- * gets it). */
+ * context's error saying which); a file opened in place under either is
+ * O_NONBLOCK (ces_file_write_by; cleared before Graphviz gets it), and so
+ * is a pipe that is one of the process's descriptors under a deadline,
+ * opened again through /proc/self/fd/N where it can be; of->shares is
+ * true where the descriptor returned is a duplicate of one of the
+ * process's, whose file status flags (O_NONBLOCK) are left as they are. */
 int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_file *of,
                        double deadline, double stall);
 int ces_file_replace(struct ces_ctx *ctx, const struct ces_out_file *of, const char *path, int rc);
@@ -302,8 +306,9 @@ struct ces_dot_bounds {
  * without waiting, up to 16 MiB a write: where fd is O_NONBLOCK (as
  * ces_file_create_by opens one), all that a write takes, poll(2) asked
  * only when it takes nothing (EAGAIN); else, once poll says it takes
- * some, the free pages of a pipe (PIPE_BUF at least), a device that is no
- * terminal whole, PIPE_BUF of another.  poll is waited for until the
+ * some, a device that is no terminal whole, PIPE_BUF of another (of a
+ * pipe no more is known to be free: a write of more waited for the
+ * reader past the deadline).  poll is waited for until the
  * deadline at most, and b->stall seconds after the reader last took some
  * (a part of 16 MiB waited for a reader that does not read without end;
  * every part PIPE_BUF after a poll, 109 MiB were 27,905 writes, 0.1 s

@@ -15,6 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#if defined(__linux__) && !defined(F_GETPIPE_SZ)
+#define F_GETPIPE_SZ 1032 /* (Linux 2.6.35; <fcntl.h> names it for _GNU_SOURCE alone) */
+#endif
+
 static void test_help_everywhere(void **state)
 {
     static const char *const cmds[] = {"print", "validate", "dot", "check", "gen",
@@ -1714,8 +1718,9 @@ static void test_own_outputs_no_stall(void **state)
  * alltoall (617 KB) -o /dev/null, its standard output and error a pipe,
  * makes at most 4 write(2)s, its line on standard error among them
  * (counted in syscw of /proc/PID/io of the shell that waited for it,
- * where a child's count goes once it is reaped).  It made one of 4 KiB (PIPE_BUF) after each poll(2), 152 in
- * all; 109 MiB of dot text took 0.1 s more than to a file. */
+ * where a child's count goes once it is reaped).  It made one of 4 KiB
+ * (PIPE_BUF) after each poll(2), 152 in all; 109 MiB of dot text took
+ * 0.1 s more than to a file. */
 static void test_output_device_whole(void **state)
 {
     char *o;
@@ -1734,6 +1739,66 @@ static void test_output_device_whole(void **state)
     if (writes > 4)
         fail_msg("%lu writes:\n%s", writes, o);
     free(o);
+}
+
+/* The command's standard output, a pipe, written as dot -o o.dot (a link
+ * to /dev/stdout) and as dot -o p.dot > p.dot (p.dot a named pipe) under
+ * --max-seconds 1, its reader reading nothing and each of its pages but
+ * one partly filled by another program's writes (3/4 of a page each),
+ * stops at the bound, exit 3, and leaves the pipe's description
+ * blocking as it was.  A write waited for the reader past the bound for
+ * ever (killed here after 30 s): it was given the pages that what the
+ * pipe held (FIONREAD) seemed to leave free, where one was. */
+static void test_own_pipe_bound_partial_pages(void **state)
+{
+#if defined(__linux__)
+    const char *const names[] = {"o.dot", "p.dot"};
+    char *dir = ces_test_tmpdir(), path[256], args[512], want[512], *fill, *o;
+    long page = sysconf(_SC_PAGESIZE);
+    size_t part;
+
+    (void)state;
+    assert_true(page > 0);
+    part = (size_t)page / 4 * 3;
+    fill = calloc(part, 1);
+    assert_non_null(fill);
+    snprintf(path, sizeof(path), "%s/o.dot", dir);
+    assert_int_equal(symlink("/dev/stdout", path), 0);
+    snprintf(path, sizeof(path), "%s/p.dot", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    for (int i = 0; i < 2; i++) {
+        int p[2], size, rc;
+
+        if (i == 0) {
+            assert_int_equal(pipe(p), 0);
+        } else {
+            p[0] = open(path, O_RDONLY | O_NONBLOCK);
+            assert_true(p[0] >= 0);
+            p[1] = open(path, O_WRONLY);
+            assert_true(p[1] >= 0);
+        }
+        size = fcntl(p[1], F_GETPIPE_SZ);
+        assert_true(size >= 4 * page);
+        for (long k = 1; k < size / page; k++)
+            assert_int_equal(write(p[1], fill, part), (ssize_t)part);
+        snprintf(args, sizeof(args), "dot alltoall --ranks 8 --max-seconds 1 -o %s >&%d 2>err; "
+                 "echo \"exit $?\"; cat err", names[i], p[1]);
+        rc = ces_test_tool_env(dir, "timeout -s KILL 30", args, &o);
+        snprintf(want, sizeof(want), "exit 3\ncesync: dot: %s not written (--max-seconds 1): "
+                 "the time bound passed while its dot text was written\n", names[i]);
+        if (rc != 0 || strcmp(o, want) != 0)
+            fail_msg("'cesync %s' gave %s, not %s", args, o, want);
+        free(o);
+        assert_int_equal(fcntl(p[1], F_GETFL) & O_NONBLOCK, 0);
+        close(p[0]);
+        close(p[1]);
+    }
+    free(fill);
+    ces_test_remove_in(dir, "o.dot\0p.dot\0err\0");
+#else
+    (void)state;
+    skip();
+#endif
 }
 
 /* `cesync dot -o NAME` where NAME says no format (/dev/stdout, /dev/null):
@@ -1885,6 +1950,7 @@ int main(void)
         cmocka_unit_test(test_text_output_reader_gone),
         cmocka_unit_test(test_own_outputs_no_stall),
         cmocka_unit_test(test_output_device_whole),
+        cmocka_unit_test(test_own_pipe_bound_partial_pages),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
         cmocka_unit_test(test_run_probe_fork_fails),
