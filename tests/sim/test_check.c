@@ -5484,6 +5484,31 @@ static void test_memory_bound_model_one(void **state)
     assert_int_equal(st.live, 0);
 }
 
+/* Checks g under o's memory bound, which the model's building must stop at
+ * with msg, holding (in h) no more than the bound; then without a bound,
+ * where it passes and its peak memory counts more than 24 MiB. */
+static void model_bound_then_none(struct ces_ctx *ctx, const struct ces_graph *g,
+                                  struct held_alloc *h, struct ces_check_opts *o,
+                                  const char *msg)
+{
+    struct ces_check_report *r = NULL;
+    size_t base = h->held;
+
+    h->peak = h->held;
+    assert_int_equal(ces_check(ctx, g, o, &r), CES_OK);
+    assert_true(h->peak - base <= o->max_memory);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    assert_int_equal(ces_check_report_stats(r).states, 0);
+    assert_true(ces_check_report_stats(r).peak_memory <= o->max_memory);
+    assert_string_equal(ces_ctx_last_error(ctx), msg);
+    ces_check_report_destroy(r);
+    o->max_memory = 0;
+    assert_int_equal(ces_check(ctx, g, o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+    assert_true(ces_check_report_stats(r).peak_memory > (UINT64_C(24) << 20));
+    ces_check_report_destroy(r);
+}
+
 /* The runs of generations that the consumes with '==' expect grow under
  * the memory bound: 500 produces of every other byte of a buffer, then a
  * consume of the whole buffer replayed 1,000 times, expects 1,000 runs in
@@ -5498,9 +5523,7 @@ static void test_memory_bound_expected_runs(void **state)
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g;
     struct ces_check_opts o;
-    struct ces_check_report *r = NULL;
     uint32_t big;
-    size_t base;
 
     (void)state;
     assert_int_equal(ces_ctx_create(&hooks, &ctx), CES_OK);
@@ -5513,23 +5536,10 @@ static void test_memory_bound_expected_runs(void **state)
     assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
     ces_check_opts_init(&o);
     o.max_memory = (uint64_t)4 << 20;
-    base = h.held;
-    h.peak = h.held;
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
-    assert_true(h.peak - base <= o.max_memory);
-    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
-    assert_int_equal(ces_check_report_stats(r).states, 0);
-    assert_true(ces_check_report_stats(r).peak_memory <= o.max_memory);
-    assert_string_equal(ces_ctx_last_error(ctx),
-                        "memory bound 4.0 MiB reached before the search: the checker's model "
-                        "(1 stream, 8 signal slots, 1500 ops unrolled) needs more than 6.1 MiB "
-                        "and each state 868 B");
-    ces_check_report_destroy(r);
-    o.max_memory = 0;
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
-    assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
-    assert_true(ces_check_report_stats(r).peak_memory > (UINT64_C(24) << 20));
-    ces_check_report_destroy(r);
+    model_bound_then_none(ctx, g, &h, &o,
+                          "memory bound 4.0 MiB reached before the search: the checker's model "
+                          "(1 stream, 8 signal slots, 1500 ops unrolled) needs more than 6.1 MiB "
+                          "and each state 868 B");
     ces_graph_destroy(g);
     ces_ctx_destroy(ctx);
     assert_int_equal(h.held, 0);
@@ -5553,8 +5563,6 @@ static void test_memory_bound_data_ends(void **state)
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
     struct ces_check_opts o;
-    struct ces_check_report *r = NULL;
-    size_t base;
 
     (void)state;
     assert_int_equal(ces_ctx_create(&hooks, &ctx), CES_OK);
@@ -5568,23 +5576,10 @@ static void test_memory_bound_data_ends(void **state)
     ces_check_opts_init(&o);
     o.max_memory = (uint64_t)16 << 20;
     o.max_states = 1;
-    base = h.held;
-    h.peak = h.held;
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
-    assert_true(h.peak - base <= o.max_memory);
-    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
-    assert_int_equal(ces_check_report_stats(r).states, 0);
-    assert_true(ces_check_report_stats(r).peak_memory <= o.max_memory);
-    assert_string_equal(ces_ctx_last_error(ctx),
-                        "memory bound 16.0 MiB reached before the search: the checker's model "
-                        "(1 stream, 8 signal slots, 180000 ops unrolled) needs more than 20.2 "
-                        "MiB and each state 1.1 KiB");
-    ces_check_report_destroy(r);
-    o.max_memory = 0;
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
-    assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
-    assert_true(ces_check_report_stats(r).peak_memory > (UINT64_C(24) << 20));
-    ces_check_report_destroy(r);
+    model_bound_then_none(ctx, g, &h, &o,
+                          "memory bound 16.0 MiB reached before the search: the checker's model "
+                          "(1 stream, 8 signal slots, 180000 ops unrolled) needs more than 20.2 "
+                          "MiB and each state 1.1 KiB");
     ces_graph_destroy(g);
     ces_ctx_destroy(ctx);
     assert_int_equal(h.held, 0);
