@@ -4566,6 +4566,13 @@ static int wait_by(pid_t pid, int *status, const struct ces_dot_bounds *b, int o
 #define DOT_MEMORY_BASE ((uint64_t)16 << 20)
 #define DOT_MEMORY_STACKS 4
 #define DOT_MEMORY_STACK_MAX ((uint64_t)16 << 20)
+/* The stack spawn_bounded gives dot where it lowers RLIMIT_STACK: glibc's
+ * usual, half of what the floor counts a stack, so that the threads Pango
+ * makes for fontconfig as dot measures the labels, more of them alive at
+ * once under load, fit twice as many: with stacks of 16 MiB the smallest
+ * picture under ulimit -s 1G and --max-memory 32M (the floor, 80 MiB)
+ * failed making one 1 run in 30 beside two busy loops, 0 in 60 with 8 MiB */
+#define DOT_MEMORY_STACK_LOWERED ((uint64_t)8 << 20)
 
 /* Whether Graphviz's threads' stacks, RLIMIT_STACK's soft limit each in
  * *rl, are larger than DOT_MEMORY_STACK_MAX and four of them do not fit
@@ -4602,7 +4609,7 @@ uint64_t ces_dot_memory_floor(void)
  * picture of 9 nodes failed under 60 MB of address space, and drew under
  * 40 MB of data).  Where four threads' stacks (RLIMIT_STACK's soft limit
  * each) do not fit in it beside DOT_MEMORY_BASE, that limit is lowered to
- * DOT_MEMORY_STACK_MAX for dot (its main thread's too, twice the usual
+ * DOT_MEMORY_STACK_LOWERED for dot (its main thread's too, the usual
  * 8 MiB): GLib aborted making its first thread.  Its standard error is
  * err_fd where that is not -1.  0 or errno. */
 static int spawn_bounded(pid_t *pid, const char *dot, char **argv, int in_fd, int out_fd,
@@ -4618,7 +4625,7 @@ static int spawn_bounded(pid_t *pid, const char *dot, char **argv, int in_fd, in
         rl.rlim_cur = (rlim_t)memory;
     lower = stacks_too_large(memory, &st);
     if (lower)
-        st.rlim_cur = (rlim_t)DOT_MEMORY_STACK_MAX;
+        st.rlim_cur = (rlim_t)DOT_MEMORY_STACK_LOWERED;
     *pid = fork();
     if (*pid < 0)
         return errno;

@@ -321,7 +321,7 @@ int ces_file_write_by(int fd, const char *text, size_t n, const struct ces_dot_b
 /* The least data segment that ces_dot_write_by gives Graphviz however
  * small its bound: 16 MiB and four threads' stacks (each the soft
  * RLIMIT_STACK, 8 MiB where it has none, 16 MiB at most: a larger one is
- * lowered to 16 MiB for Graphviz where its bound cannot hold four), 48 MiB
+ * lowered to 8 MiB for Graphviz where its bound cannot hold four), 48 MiB
  * under the usual 8 MiB, 80 MiB at most.  A thread's stack counts whole in
  * RLIMIT_DATA though it holds a few pages, and Graphviz's fonts (pango,
  * fontconfig) start threads before any layout: under less, the smallest
