@@ -1972,29 +1972,39 @@ static void test_dot_path_checked_first(void **state)
     rmdir(dir);
 }
 
+/* Puts a `dot` that runs `script` in DIR/bin and that directory first on
+ * PATH, before `saved` (the PATH to give back; the usual where none). */
+static void stand_in_dot_first(const char *dir, const char *script, const char *saved)
+{
+    char bin[256], path[600];
+
+    snprintf(bin, sizeof(bin), "%s/bin", dir);
+    ces_test_put_program(bin, "dot", script);
+    snprintf(path, sizeof(path), "%s:%s", bin, saved != NULL ? saved : "/usr/bin:/bin");
+    assert_int_equal(setenv("PATH", path, 1), 0);
+}
+
 /* `cesync check ARGS` with a `dot` first on PATH that runs `script` (its
  * directory bin under dir), run by a shell in its own place after the
  * commands `before` ("" none). */
 static int run_stand_in_dot(const char *dir, const char *script, const char *before,
                             const char *args, char **out)
 {
-    char bin[256], path[300], cmd[1024], env[512];
+    char path[300], cmd[1024], env[512];
     char *saved = strdup(getenv("PATH") != NULL ? getenv("PATH") : "/bin");
     int rc;
 
     assert_non_null(saved);
-    snprintf(bin, sizeof(bin), "%s/bin", dir);
-    ces_test_put_program(bin, "dot", script);
-    snprintf(path, sizeof(path), "%s:%s", bin, saved);
-    assert_int_equal(setenv("PATH", path, 1), 0);
+    stand_in_dot_first(dir, script, saved);
     snprintf(cmd, sizeof(cmd), "check %s", args);
     snprintf(env, sizeof(env), "%s%s", before, *before != '\0' ? "; exec" : "");
     rc = ces_test_tool_env(NULL, env, cmd, out);
     assert_int_equal(setenv("PATH", saved, 1), 0);
     free(saved);
-    snprintf(path, sizeof(path), "%s/dot", bin);
+    snprintf(path, sizeof(path), "%s/bin/dot", dir);
     assert_int_equal(remove(path), 0);
-    assert_int_equal(rmdir(bin), 0);
+    snprintf(path, sizeof(path), "%s/bin", dir);
+    assert_int_equal(rmdir(path), 0);
     return rc;
 }
 
@@ -2523,14 +2533,11 @@ static void test_dot_picture_pipe_stall(void **state)
 #if defined(CES_CLOCK_FAST)
     static const char env[] = "LD_PRELOAD='" CES_CLOCK_FAST "' "
                               "ASAN_OPTIONS=\"verify_asan_link_order=0:$ASAN_OPTIONS\"";
-    char *dir = ces_test_tmpdir(), bin[256], path[600], args[640], want[1024], *o;
+    char *dir = ces_test_tmpdir(), path[600], args[640], want[1024], *o;
     char *saved = ces_test_env_save("PATH");
 
     (void)state;
-    snprintf(bin, sizeof(bin), "%s/bin", dir);
-    ces_test_put_program(bin, "dot", "#!/bin/sh\nexec cat\n");
-    snprintf(path, sizeof(path), "%s:%s", bin, saved != NULL ? saved : "/usr/bin:/bin");
-    assert_int_equal(setenv("PATH", path, 1), 0);
+    stand_in_dot_first(dir, "#!/bin/sh\nexec cat\n", saved);
     snprintf(path, sizeof(path), "%s/w.ces", dir);
     ces_test_put_file(path, six_thousand_writes);
     snprintf(path, sizeof(path), "%s/p.svg", dir);
@@ -2642,17 +2649,14 @@ static void test_dot_picture_pipe_slow_reader(void **state)
 #if defined(CES_CLOCK_FAST)
     static const char env[] = "LD_PRELOAD='" CES_CLOCK_FAST "' "
                               "ASAN_OPTIONS=\"verify_asan_link_order=0:$ASAN_OPTIONS\"";
-    char *dir = ces_test_tmpdir(), bin[256], path[600], args[640], *o;
+    char *dir = ces_test_tmpdir(), path[600], args[640], *o;
     char *saved = ces_test_env_save("PATH");
     pid_t pid;
     int rc, st;
 
     (void)state;
-    snprintf(bin, sizeof(bin), "%s/bin", dir);
-    ces_test_put_program(bin, "dot", "#!/bin/sh\ncat >/dev/null\nexec head -c 262144 "
-                         "/dev/zero\n");
-    snprintf(path, sizeof(path), "%s:%s", bin, saved != NULL ? saved : "/usr/bin:/bin");
-    assert_int_equal(setenv("PATH", path, 1), 0);
+    stand_in_dot_first(dir, "#!/bin/sh\ncat >/dev/null\nexec head -c 262144 /dev/zero\n",
+                       saved);
     snprintf(path, sizeof(path), "%s/p.svg", dir);
     assert_int_equal(mkfifo(path, 0600), 0);
     pid = fork();
@@ -2704,16 +2708,13 @@ static void test_dot_picture_own_stdout(void **state)
 #if defined(CES_CLOCK_FAST)
     static const char env[] = "LD_PRELOAD='" CES_CLOCK_FAST "' "
                               "ASAN_OPTIONS=\"verify_asan_link_order=0:$ASAN_OPTIONS\"";
-    char *dir = ces_test_tmpdir(), bin[256], path[600], err[256], args[1024], want[640], *o;
+    char *dir = ces_test_tmpdir(), path[600], err[256], args[1024], want[640], *o;
     char *saved = ces_test_env_save("PATH");
     int rc;
 
     (void)state;
-    snprintf(bin, sizeof(bin), "%s/bin", dir);
-    ces_test_put_program(bin, "dot", "#!/bin/sh\ncat >/dev/null\nexec head -c 262144 "
-                         "/dev/zero\n");
-    snprintf(path, sizeof(path), "%s:%s", bin, saved != NULL ? saved : "/usr/bin:/bin");
-    assert_int_equal(setenv("PATH", path, 1), 0);
+    stand_in_dot_first(dir, "#!/bin/sh\ncat >/dev/null\nexec head -c 262144 /dev/zero\n",
+                       saved);
     snprintf(path, sizeof(path), "%s/o.svg", dir);
     snprintf(err, sizeof(err), "%s/err", dir);
     assert_int_equal(symlink("/dev/stdout", path), 0);
