@@ -1706,6 +1706,22 @@ static size_t min_size(size_t a, size_t b)
     return a < b ? a : b;
 }
 
+/* The first of a slot's writes by value, o->wv[lo..hi), of a value above
+ * v or of v at place `at` or after. */
+static size_t wv_at(const struct dot_order *o, size_t lo, size_t hi, uint64_t v, size_t at)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct dot_wv *m = &o->wv[mid];
+
+        if (m->value < v || (m->value == v && m->i < at))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* The first of writes w[i..hi) (of one process into a slot, by place)
  * whose value wait `wt` (width `width`) passes on; hi where none.  Past
  * one that fails it, a run of one value (o->wsame) fails it whole for
@@ -1765,17 +1781,8 @@ static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
     }
     i = ow_at(o->w, o->group[g], top, q, from);
     if (wt->cmp == CES_CMP_EQ) { /* those of its value alone, by o->wv */
-        size_t lo = o->group[0], hi = o->group[ng];
+        size_t lo = wv_at(o, o->group[0], o->group[ng], wt->value, i);
 
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            const struct dot_wv *m = &o->wv[mid];
-
-            if (m->value < wt->value || (m->value == wt->value && m->i < i))
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
         for (; lo < o->group[ng] && o->wv[lo].value == wt->value &&
                o->wv[lo].i < o->group[g + 1];
              lo++) {
@@ -2384,7 +2391,7 @@ static void order_twice(struct dot_order *o, const struct dot_ow *slot, const st
 static size_t taken_write(const struct dot_order *o, size_t lo, size_t hi, size_t vlo,
                           size_t vhi, const struct ces_op *wt, uint32_t width, bool latest)
 {
-    size_t at = latest ? hi : lo, lo_v = vlo;
+    size_t at = latest ? hi : lo, lo_v;
 
     for (size_t k = 0; k < hi - lo && k < DOT_TAKEN_LOOK; k++) {
         size_t i = latest ? hi - 1 - k : lo + k;
@@ -2396,15 +2403,7 @@ static size_t taken_write(const struct dot_order *o, size_t lo, size_t hi, size_
         return SIZE_MAX;
     if (wt->cmp != CES_CMP_EQ)
         return SIZE_MAX - 1;
-    for (size_t b = vhi; lo_v < b;) { /* o->wv: by value, then place */
-        size_t mid = lo_v + (b - lo_v) / 2;
-        const struct dot_wv *m = &o->wv[mid];
-
-        if (m->value < wt->value || (m->value == wt->value && m->i < at))
-            lo_v = mid + 1;
-        else
-            b = mid;
-    }
+    lo_v = wv_at(o, vlo, vhi, wt->value, at);
     if (latest && lo_v-- == vlo) /* the last below `at` */
         return SIZE_MAX;
     return lo_v < vhi && o->wv[lo_v].value == wt->value && o->wv[lo_v].i >= lo &&
@@ -2920,7 +2919,7 @@ static uint32_t fails_from(struct dot_order *o, size_t p, uint32_t q)
 static size_t seen_last(const struct dot_order *o, uint32_t t, uint32_t ng, size_t j,
                         const struct ces_op *wt, uint32_t width, uint32_t from)
 {
-    size_t hi = o->group[t + 1], end, lo;
+    size_t hi = o->group[t + 1], end;
 
     end = min_size(min_size(o->wlater[j], block_next(o, j, hi)),
                    ow_at(o->w, j, hi, o->w[j].proc, from));
@@ -2929,18 +2928,8 @@ static size_t seen_last(const struct dot_order *o, uint32_t t, uint32_t ng, size
             ;
         return end;
     }
-    lo = o->group[0];
-    hi = o->group[ng];
-    while (lo < hi) { /* past the last of its value before `end` */
-        size_t mid = lo + (hi - lo) / 2;
-        const struct dot_wv *m = &o->wv[mid];
-
-        if (m->value < wt->value || (m->value == wt->value && m->i < end))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return o->wv[lo - 1].i;
+    /* past the last of its value before `end` */
+    return o->wv[wv_at(o, o->group[0], o->group[ng], wt->value, end) - 1].i;
 }
 
 /* Adds to st->kept the pairs of wait event e (of block b) with its
