@@ -2383,6 +2383,26 @@ static void order_twice(struct dot_order *o, const struct dot_ow *slot, const st
  * is. */
 #define DOT_TAKEN_LOOK 8
 
+/* Whether every execution has written slot `slot` (of width `width`)
+ * before its wait of process p at place pos passes: one of the latest
+ * DOT_TAKEN_LOOK waits of p into it before that one fails the slot's
+ * initial 0, so it passed on a write, and the wait does not pass on the
+ * initial 0.  r0 waiting f == 1, then f == 0: the second passes on a write
+ * of 0, not on the initial 0, where the first passed on a 1. */
+static bool written_before(const struct dot_order *o, const struct dot_ow *slot, uint32_t p,
+                           uint32_t pos, uint32_t width)
+{
+    size_t lo = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, false);
+    size_t k = ow_at(o->x, lo, bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, true), p,
+                     pos);
+
+    for (uint32_t m = 0; m < DOT_TAKEN_LOOK && k > lo && o->x[k - 1].proc == p; m++, k--) {
+        if (!ces_wait_holds(width, o->x[k - 1].cmp, 0, o->x[k - 1].value))
+            return true;
+    }
+    return false;
+}
+
 /* Of writes w[lo..hi) (one process's into a slot, by place; o->wv[vlo..vhi)
  * the slot's by value) the first (`latest`: the latest) whose value wait
  * op wt (width `width`) passes on: SIZE_MAX where none, SIZE_MAX - 1
@@ -2428,11 +2448,12 @@ static size_t taken_write(const struct dot_order *o, size_t lo, size_t hi, size_
  * latest whose value it passes on, not one that runs in no execution or
  * comes after y (fail_cut), found as asked; one not found among
  * DOT_TAKEN_LOOK (taken_write) is taken to come before none.  Nothing
- * where u may pass on the slot's initial 0, a write's clock is not
- * computed yet, or u's write of a run is not found among DOT_TAKEN_LOOK.  r0 waiting f == 2, then
- * f == 1, r1 writing 1 then 2, r2 writing 2: where the second passes, on
- * r1's 1 (which r1's 2 comes after), the first passed on r2's 2, not
- * r1's, and the second comes after r2's 2. */
+ * where u may pass on the slot's initial 0 (written_before), a write's
+ * clock is not computed yet, or u's write of a run is not found among
+ * DOT_TAKEN_LOOK.  r0 waiting f == 2, then f == 1, r1 writing 1 then 2,
+ * r2 writing 2: where the second passes, on r1's 1 (which r1's 2 comes
+ * after), the first passed on r2's 2, not r1's, and the second comes
+ * after r2's 2. */
 static void order_taken(struct dot_order *o, const struct dot_ow *slot, const struct dot_ev *y,
                         const struct ces_op *wt, uint32_t width, uint32_t ng, uint32_t *c)
 {
@@ -2453,7 +2474,8 @@ static void order_taken(struct dot_order *o, const struct dot_ow *slot, const st
     uc = order_clock(o, o->off[u->proc] + u->pos);
     uop.cmp = u->cmp;
     uop.value = u->value;
-    zero = ces_wait_holds(width, u->cmp, 0, u->value);
+    zero = ces_wait_holds(width, u->cmp, 0, u->value) &&
+           !written_before(o, slot, u->proc, u->pos, width);
     o->work += ng;
     for (uint32_t t = 0; t < ng; t++) { /* u's first of each run */
         size_t glo = o->group[t], ghi = o->group[t + 1], i;
@@ -2572,7 +2594,8 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
         slot_overwritten(o, g, &slot, width, x, low, ng);
         o->work += (uint64_t)ng * (ng + n);
         /* no write before it: it may pass on the slot's initial 0 */
-        zero = !seen && ces_wait_holds(width, op->cmp, 0, op->value);
+        zero = !seen && ces_wait_holds(width, op->cmp, 0, op->value) &&
+               !written_before(o, &slot, x->proc, x->pos, width);
         for (uint32_t t = 0; t < ng && !zero; t++) {
             size_t i = first_seen(o, t, ng, op, width, 0);
             uint32_t q;
