@@ -2504,6 +2504,12 @@ static void order_taken(struct dot_order *o, const struct dot_ow *slot, const st
         const uint32_t *wc = first[t] != SIZE_MAX ? ow_clock(o, first[t]) : NULL;
         bool may = false;
 
+        /* a later write of its own run that y may pass on: y's latest of
+         * the run is that one or after it */
+        for (size_t i = first[t], m = 0; wc != NULL && !may && i < o->group[t + 1] &&
+                                          m < DOT_TAKEN_LOOK; i++, m++, o->work++)
+            may = ces_wait_holds(width, wt->cmp, o->w[i].value, wt->value) &&
+                  !o->dead[o->off[o->w[i].proc] + o->w[i].pos] && !after_wait(o, y, i);
         for (uint32_t p = 0; wc != NULL && p < ng && !may; p++, o->work++) {
             if (late[p] == SIZE_MAX - 2) { /* y's latest of run p */
                 size_t glo = o->group[p], cut = fail_cut(o, y, glo, o->group[p + 1], true);
