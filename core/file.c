@@ -218,6 +218,17 @@ int ces_file_write_by(int fd, const char *text, size_t n, const struct ces_dot_b
             ready = false; /* full: poll(2) until it takes some */
             continue;
         }
+        /* a description that another program made O_NONBLOCK (the
+         * parent's end of a pipe, shared as standard output) is waited for
+         * as a blocking one is: the write failed, "Resource temporarily
+         * unavailable", where the reader was slow */
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            struct pollfd p = {fd, POLLOUT, 0};
+
+            if (poll(&p, 1, -1) < 0 && errno != EINTR)
+                return -1;
+            continue;
+        }
         if (w == 0)
             errno = EIO;
         if (w <= 0)

@@ -315,7 +315,11 @@ struct ces_dot_bounds {
  * into /dev/null, 0.3 s into a pipe read at once).  A pipe's reader
  * takes some where the bytes it holds (FIONREAD) fell since the last
  * look: it has room again only once a page of it is read whole, and a
- * reader of a line a second took a page in a minute or more. */
+ * reader of a line a second took a page in a minute or more.  Without
+ * either, a description that another program left O_NONBLOCK (its end of
+ * a pipe, shared as this process's standard output) is waited for as a
+ * blocking one is, poll(2) asked where a write takes nothing (EAGAIN: it
+ * failed the write). */
 int ces_file_write_by(int fd, const char *text, size_t n, const struct ces_dot_bounds *b);
 
 /* The least data segment that ces_dot_write_by gives Graphviz however

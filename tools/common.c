@@ -652,6 +652,29 @@ bool ces_tool_sigpipe_ignore(struct sigaction *was)
     return sigaction(SIGPIPE, &ign, was) == 0;
 }
 
+void ces_tool_streams_wait(void)
+{
+    for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++) {
+        int flags = fcntl(fd, F_GETFL), mine;
+        struct stat sb;
+        char name[32];
+
+        if (flags < 0 || (flags & O_NONBLOCK) == 0 || (flags & O_ACCMODE) == O_RDONLY ||
+            fstat(fd, &sb) != 0 || !(S_ISFIFO(sb.st_mode) || (S_ISCHR(sb.st_mode) && isatty(fd))))
+            continue;
+        /* O_NONBLOCK at first: a pipe whose reader is gone is not waited
+         * for (ENXIO), and it stays as it is */
+        snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+        mine = open(name, (flags & (O_ACCMODE | O_APPEND)) | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (mine < 0)
+            continue;
+        flags = fcntl(mine, F_GETFL);
+        if (flags >= 0 && fcntl(mine, F_SETFL, flags & ~O_NONBLOCK) == 0)
+            dup2(mine, fd);
+        close(mine);
+    }
+}
+
 int ces_tool_write_file(const char *cmd, const char *path, const char *text, size_t len)
 {
     struct ces_ctx *ctx = NULL;

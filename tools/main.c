@@ -93,6 +93,7 @@ static void catch_ending_signals(void)
 
 int main(int argc, char **argv)
 {
+    ces_tool_streams_wait();
     catch_ending_signals();
     if (argc < 2) {
         usage(stderr);

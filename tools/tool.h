@@ -190,6 +190,20 @@ void ces_tool_builder_help(int run);
  * Returns CES_EXIT_OK or CES_EXIT_USAGE. */
 int ces_tool_write_file(const char *cmd, const char *path, const char *text, size_t len);
 
+/* Gives the command's standard output and error, where another program
+ * left their description O_NONBLOCK (its end of a pipe, shared: `python3
+ * -c 'fcntl(1, F_SETFL, O_NONBLOCK); execvp(cesync)' | (sleep 2; wc -c)`)
+ * and they are a pipe or a terminal, a description of their own that
+ * waits, opened again through /proc/self/fd/N: a write that the reader
+ * was too slow for failed, "cannot write to standard output: Resource
+ * temporarily unavailable" (exit 2), and a line on standard error was
+ * lost.  The shared description keeps its flags (the other program's
+ * writes do not wait); one that cannot be opened again (a socket, no
+ * /proc) stays as it is, and a write into it through ces_write_file_by
+ * is waited for with poll(2) (ces_file_write_by).  Called first by
+ * main. */
+void ces_tool_streams_wait(void);
+
 /* Ignores SIGPIPE while an output is written, its disposition kept in
  * *was for sigaction(SIGPIPE, was, NULL): a pipe whose reader goes away
  * fails the write (EPIPE), said as any failing output, where the signal

@@ -4,6 +4,7 @@
  */
 #include "ces_test.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -11,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #if defined(__linux__) && !defined(F_GETPIPE_SZ)
@@ -983,6 +986,123 @@ static void test_stdout_write_errors(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Runs `cesync ARGS` (shell words) with its standard output and error the
+ * writing end of a pipe, or of a socket pair, that this process made
+ * O_NONBLOCK and filled, as a parent that shares it may leave it: its
+ * exit status, and what came through after the fill in *out (malloc'd).
+ * Read once it has exited or 1 s has passed; the description is asserted
+ * O_NONBLOCK still then. */
+static int on_nonblocking(const char *args, bool sock, char **out)
+{
+    char cmd[4096], fill[4096], chunk[4096], *buf = NULL;
+    size_t len = 0, filled = 0;
+    struct timespec tick = {0, 50000000};
+    int c[2], st = 0, done = 0;
+    pid_t pid;
+
+    assert_int_equal(sock ? socketpair(AF_UNIX, SOCK_STREAM, 0, c) : pipe(c), 0);
+    assert_int_equal(fcntl(c[1], F_SETFL, fcntl(c[1], F_GETFL) | O_NONBLOCK), 0);
+    memset(fill, 0, sizeof(fill));
+    for (size_t k = sizeof(fill); k > 0; k /= 8) {
+        ssize_t n;
+
+        while ((n = write(c[1], fill, k)) > 0)
+            filled += (size_t)n;
+        assert_true(n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK));
+    }
+    snprintf(cmd, sizeof(cmd), "exec '%s' %s </dev/null", CES_TOOL, args);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (dup2(c[1], 1) < 0 || dup2(c[1], 2) < 0)
+            _exit(127);
+        close(c[0]);
+        close(c[1]);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 20 && (done = waitpid(pid, &st, WNOHANG)) == 0; i++)
+        nanosleep(&tick, NULL);
+    assert_int_not_equal(fcntl(c[1], F_GETFL) & O_NONBLOCK, 0);
+    close(c[1]);
+    for (;;) {
+        ssize_t n = read(c[0], chunk, sizeof(chunk));
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        buf = realloc(buf, len + (size_t)n + 1);
+        assert_non_null(buf);
+        memcpy(buf + len, chunk, (size_t)n);
+        len += (size_t)n;
+    }
+    close(c[0]);
+    if (done == 0)
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_true(len >= filled);
+    *out = malloc(len - filled + 1);
+    assert_non_null(*out);
+    memcpy(*out, buf + filled, len - filled);
+    (*out)[len - filled] = '\0';
+    free(buf);
+    return WEXITSTATUS(st);
+}
+
+/* Standard output and error a pipe that the parent made O_NONBLOCK and
+ * left full (its flags are the description's, shared with the command):
+ * promela's 185 KB model on standard output and under -o -, dot's text,
+ * check's report, print's line on standard error (-o FILE) and print
+ * --expand -o /dev/stdout, and the last into a socket pair so left, each
+ * comes whole once the reader reads, exit 0, the description O_NONBLOCK
+ * after as before.  Each write past what the pipe took failed:
+ * "cesync: cannot write to standard output: Resource temporarily
+ * unavailable" (exit 2), "cesync: print: cannot write /dev/stdout: ...",
+ * and the line on standard error was lost (exit 0). */
+static void test_stdout_nonblocking(void **state)
+{
+    static const struct {
+        const char *args, *whole; /* (whole: the same command's standard output) */
+        bool sock;
+    } cases[] = {
+        {"promela alltoall --ranks 8", "promela alltoall --ranks 8", false},
+        {"promela alltoall --ranks 8 -o -", "promela alltoall --ranks 8", false},
+        {"dot alltoall --ranks 8", "dot alltoall --ranks 8", false},
+        {"check barrier --ranks 2", NULL, false},
+        {"print barrier --ranks 2 -o %s/x.txt >/dev/null", NULL, false},
+        {"print alltoall --ranks 32 --expand -o /dev/stdout 2>/dev/null",
+         "print alltoall --ranks 32 --expand", false},
+        {"print alltoall --ranks 32 --expand -o /dev/stdout 2>/dev/null",
+         "print alltoall --ranks 32 --expand", true},
+    };
+    char *dir = ces_test_tmpdir(), args[512], want[512], *whole, *o;
+    int rc;
+
+    (void)state;
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        snprintf(args, sizeof(args), cases[k].args, dir);
+        rc = on_nonblocking(args, cases[k].sock, &o);
+        if (cases[k].whole != NULL) {
+            snprintf(want, sizeof(want), "%s 2>/dev/null", cases[k].whole);
+            assert_int_equal(ces_test_tool(NULL, want, &whole), 0);
+            assert_true(strlen(whole) > 50000);
+        } else if (strncmp(args, "check", 5) == 0) {
+            whole = strdup(strncmp(o, "verdict: OK\nstatistics: ", 24) == 0 ? o : "(a report)");
+        } else {
+            snprintf(want, sizeof(want), "cesync: wrote %s/x.txt\n", dir);
+            whole = strdup(want);
+        }
+        assert_non_null(whole);
+        if (rc != 0 || strcmp(o, whole) != 0)
+            fail_msg("'cesync %s'%s exit %d, %zu bytes, not %zu:\n%.300s", args,
+                     cases[k].sock ? " (a socket)" : "", rc, strlen(o), strlen(whole), o);
+        free(whole);
+        free(o);
+    }
+    ces_test_remove_in(dir, "x.txt\0");
+}
+
 /* cesync run checks its input before it looks for GPUs, so these say the
  * same with GPUs or without: a wrong file or option is named as such (it
  * was "no CUDA GPU is available"), and a schedule with more ranks than a
@@ -1951,6 +2071,7 @@ int main(void)
         cmocka_unit_test(test_own_outputs_no_stall),
         cmocka_unit_test(test_output_device_whole),
         cmocka_unit_test(test_own_pipe_bound_partial_pages),
+        cmocka_unit_test(test_stdout_nonblocking),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
         cmocka_unit_test(test_run_probe_fork_fails),
