@@ -4,8 +4,11 @@
 #include "tool.h"
 #include "internal.h" /* ces_dot_format, ces_find_program, ces_dot_tmp_probe, ces_now */
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char dot_help[] =
     "usage: cesync dot [SCHEDULE] [builder options] [-o OUT.svg|OUT.png|OUT.dot|-]\n"
@@ -133,6 +136,41 @@ static int dot_memory_stopped(const struct dot_args *a, int rc, uint64_t left)
     return CES_EXIT_INCOMPLETE;
 }
 
+/* The dot text on standard output (-o -) under --max-seconds, written as
+ * -o o.dot is, o.dot a link to /dev/stdout: within the bound, a pipe or a
+ * terminal given a description of its own, O_NONBLOCK (ces_file_create_by),
+ * and no stall (a pager is waited for).  It was written by fwrite without
+ * the bound, which the other name of the same descriptor held: 'dot
+ * alltoall --ranks 8 --max-seconds 1 | (sleep 30; wc -c)' waited 30 s.
+ * Returns CES_OK, CES_ERR_TIMEOUT or CES_ERR_IO, the error in ctx. */
+static int dot_stdout_by(struct ces_ctx *ctx, const char *text, size_t len,
+                         const struct ces_dot_bounds *b)
+{
+    struct ces_out_file of;
+    struct ces_dot_bounds by = *b;
+    int flags = fcntl(STDOUT_FILENO, F_GETFL), fd, late, rc = CES_OK;
+
+    if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY)
+        return ces_ctx_error(ctx, CES_ERR_IO, "cannot write to standard output: %s",
+                             strerror(flags < 0 ? errno : EBADF));
+    by.stall = 0;
+    fflush(stdout); /* (nothing before it there: written in its order all the same) */
+    fd = ces_file_create_by(ctx, "/dev/fd/1", &of, by.deadline, 0);
+    if (fd < 0)
+        return CES_ERR_IO;
+    late = ces_file_write_by(fd, text, len, &by);
+    if (late == 1)
+        rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT, "the time bound passed while it was written to "
+                           "standard output");
+    else if (late != 0)
+        rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write to standard output: %s",
+                           strerror(errno));
+    if (close(fd) != 0 && rc == CES_OK)
+        rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write to standard output: %s",
+                           strerror(errno));
+    return rc;
+}
+
 int ces_cmd_dot(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL, *pctx = NULL; /* pctx: the picture's, counted in mem */
@@ -187,6 +225,8 @@ int ces_cmd_dot(int argc, char **argv)
 
         if (rc == CES_OK && a.out != NULL)
             rc = ces_dot_write_by(pctx, text, a.out, &b);
+        else if (rc == CES_OK && a.max_seconds > 0)
+            rc = dot_stdout_by(pctx, text, len, &b);
         else if (rc == CES_OK)
             fwrite(text, 1, len, stdout);
         if (rc == CES_ERR_LIMIT || (rc != CES_OK && mem.over))
