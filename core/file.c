@@ -471,18 +471,21 @@ int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_fil
             return -1;
         }
         of->shares = true;
-        /* a pipe written under a time bound is opened again (/proc), a
-         * description of its own that can be O_NONBLOCK: the shared one
-         * waits for its reader in a write, past the bound where the write
-         * is more than the pipe takes (poll(2) tells of a page free, no
-         * more), and O_NONBLOCK set on it would reach every program that
-         * shares it (a `cat` after the command in the same pipe) */
-        if (deadline > 0 && fstat(fd, &sb) == 0 && S_ISFIFO(sb.st_mode)) {
+        /* a pipe or a terminal written under a time bound is opened again
+         * (/proc), a description of its own that can be O_NONBLOCK: the
+         * shared one waits for its reader in a write, past the bound where
+         * the write is more than the file takes (poll(2) tells of a page
+         * of a pipe free, of a terminal a byte, no more), and O_NONBLOCK
+         * set on it would reach every program that shares it (a `cat`
+         * after the command in the same pipe); a terminal so opened never
+         * becomes the process's controlling one (O_NOCTTY) */
+        if (deadline > 0 && fstat(fd, &sb) == 0 &&
+            (S_ISFIFO(sb.st_mode) || (S_ISCHR(sb.st_mode) && isatty(fd)))) {
             char again[64];
             int mine;
 
             snprintf(again, sizeof(again), "/proc/self/fd/%d", fd);
-            mine = open(again, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+            mine = open(again, O_WRONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
             if (mine >= 0)
                 mine = ces_file_fd_own(mine);
             if (mine >= 0) {

@@ -186,8 +186,10 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
  * seconds (0: none; none for of->own) at most, -2 past either (the
  * context's error saying which); a file opened in place under either is
  * O_NONBLOCK (ces_file_write_by; cleared before Graphviz gets it), and so
- * is a pipe that is one of the process's descriptors under a deadline,
- * opened again through /proc/self/fd/N where it can be; of->shares is
+ * is a pipe or a terminal that is one of the process's descriptors under
+ * a deadline, opened again through /proc/self/fd/N where it can be (a
+ * device that is no terminal is not: its open and close may act, as a
+ * tape's close rewinds it); of->shares is
  * true where the descriptor returned is a duplicate of one of the
  * process's, whose file status flags (O_NONBLOCK) are left as they are. */
 int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_file *of,

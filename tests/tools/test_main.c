@@ -2,6 +2,8 @@
  * tests/tools/test_main.c - the cesync command as a user meets it: help on
  * every subcommand, exit codes, the built-in default, errors with positions.
  */
+#define _XOPEN_SOURCE 700 /* posix_openpt, grantpt, unlockpt, ptsname */
+
 #include "ces_test.h"
 
 #include <errno.h>
@@ -1928,6 +1930,58 @@ static void test_own_pipe_bound_partial_pages(void **state)
 #endif
 }
 
+/* The command's standard output a terminal whose reader reads nothing (a
+ * pseudo-terminal's slave, not the controlling terminal of any process,
+ * its master never read), written as dot -o o.dot (a link to /dev/stdout)
+ * and as dot -o - under --max-seconds 1 (214 KB of the 16-rank alltoall's
+ * dot text: the terminal takes some 17 KB): each stops at the bound,
+ * exit 3, and the terminal's description stays blocking.  A write of
+ * PIPE_BUF once poll(2) said the shared description took some (a byte
+ * is enough) waited for the reader past the bound for ever (killed here
+ * after 30 s); a pipe alone was given a description of its own. */
+static void test_own_terminal_bound(void **state)
+{
+#if defined(__linux__)
+    const char *const names[] = {"o.dot", "-"};
+    char *dir = ces_test_tmpdir(), path[256], args[512], want[512], *o;
+    int master = posix_openpt(O_RDWR | O_NOCTTY), slave = -1, rc;
+
+    (void)state;
+    if (master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0 && ptsname(master) != NULL)
+        slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+    if (slave < 0) {
+        if (master >= 0)
+            close(master);
+        assert_int_equal(rmdir(dir), 0);
+        skip(); /* (no pseudo-terminal to be had) */
+    }
+    snprintf(path, sizeof(path), "%s/o.dot", dir);
+    assert_int_equal(symlink("/dev/stdout", path), 0);
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof(args), "dot alltoall --ranks 16 --max-seconds 1 -o %s >&%d 2>err; "
+                 "echo \"exit $?\"; cat err", names[i], slave);
+        rc = ces_test_tool_env(dir, "timeout -s KILL 30", args, &o);
+        if (i == 0)
+            snprintf(want, sizeof(want), "exit 3\ncesync: dot: o.dot not written (--max-seconds "
+                     "1): the time bound passed while its dot text was written\n");
+        else
+            snprintf(want, sizeof(want), "exit 3\ncesync: dot: the dot text not written "
+                     "(--max-seconds 1): the time bound passed while it was written to "
+                     "standard output\n");
+        if (rc != 0 || strcmp(o, want) != 0)
+            fail_msg("'cesync %s' gave %s, not %s", args, o, want);
+        free(o);
+        assert_int_equal(fcntl(slave, F_GETFL) & O_NONBLOCK, 0);
+    }
+    close(slave);
+    close(master);
+    ces_test_remove_in(dir, "o.dot\0err\0");
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 /* `cesync dot -o NAME` where NAME says no format (/dev/stdout, /dev/null):
  * refused before the drawing, with the name that does write standard
  * output (it said only that the name must end in .dot, .svg or .png). */
@@ -2078,6 +2132,7 @@ int main(void)
         cmocka_unit_test(test_own_outputs_no_stall),
         cmocka_unit_test(test_output_device_whole),
         cmocka_unit_test(test_own_pipe_bound_partial_pages),
+        cmocka_unit_test(test_own_terminal_bound),
         cmocka_unit_test(test_stdout_nonblocking),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
