@@ -213,7 +213,7 @@ struct sim_model {
     size_t need; /* when over: the model's bytes with the refused allocation */
     size_t peak;                 /* the most bytes the model held, building included */
     double deadline;    /* while building: when opts->max_seconds passes (0: never) */
-    uint32_t ticks;     /* calls of late() (model.c) */
+    uint32_t ticks;     /* work of the building, tick() (model.c) */
     bool timed_out;     /* the deadline passed while building */
     uint64_t nunrolled; /* ops of every process once unrolled (0 until counted) */
     /* while building: opts->build_progress (NULL: none) and when it is due

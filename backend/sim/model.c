@@ -336,10 +336,26 @@ static uint32_t slot_of(const struct sim_model *m, const struct ces_slot *s)
     return m->sig_base[s->sig] + s->rank * si.slots + s->idx;
 }
 
-/* Whether the time bound has passed (remembered in m->timed_out), one unit
- * of the step's work done: the clock is read every 65,536th call (for the
- * bound and the progress, look), and the loops over every unrolled op call
- * it once per op. */
+/* Whether the time bound has passed (remembered in m->timed_out) after n
+ * ticks of work, each about one unrolled op's: the clock is read each time
+ * the ticks pass a multiple of 65,536 (for the bound and the progress,
+ * look).  Work within a unit of a step (the runs one consume reads, the
+ * runs one produce moves, one map's accesses) ticks without counting as
+ * the step's done. */
+static bool tick(struct sim_model *m, uint32_t n)
+{
+    uint32_t before = m->ticks;
+
+    m->ticks += n;
+    if ((m->ticks >> 16 != before >> 16 || n > 0xffffu) &&
+        (m->deadline > 0 || m->progress != NULL))
+        look(m);
+    return m->timed_out;
+}
+
+/* Whether the time bound has passed, one unit of the step's work done
+ * (tick(m, 1), written out for the loops over every unrolled op, which
+ * call it once per op). */
 static bool late(struct sim_model *m)
 {
     m->step_done++;
@@ -1332,12 +1348,13 @@ static void vfree(struct sim_model *m, struct ces_vec *v, size_t item)
 
 /* Sets the generation of [lo, hi) to gen in `live`: sorted, disjoint runs
  * (the bytes of one buffer produced so far, each with its latest
- * generation); the runs it overlaps are cut back or replaced. */
+ * generation); the runs it overlaps are cut back or replaced, those after
+ * them moved (a tick for every 16: SIM_LATE once the time bound passed). */
 static int assign_runs(struct sim_model *m, struct ces_vec *live, uint64_t lo, uint64_t hi,
                        uint64_t gen)
 {
     struct sim_run *r = live->data, put[3];
-    size_t a = run_after(live, lo), b, nput = 0;
+    size_t a = run_after(live, lo), b, nput = 0, moved;
     int rc;
 
     for (b = a; b < live->len && r[b].lo < hi; b++)
@@ -1356,12 +1373,14 @@ static int assign_runs(struct sim_model *m, struct ces_vec *live, uint64_t lo, u
     memmove(&r[a + nput], &r[b], (live->len - b) * sizeof(*put));
     memcpy(&r[a], put, nput * sizeof(*put));
     live->len = live->len - (b - a) + nput;
-    return CES_OK;
+    moved = (live->len - a) / 16;
+    return tick(m, moved < UINT32_MAX ? (uint32_t)moved : UINT32_MAX) ? SIM_LATE : CES_OK;
 }
 
 /* The generations of [lo, hi) in `live` (0 where nothing was produced), as
  * runs in order: appended to `out`, or only counted where out is NULL;
- * their number in *n. */
+ * their number in *n.  A tick for each (a consume can read millions):
+ * SIM_LATE once the time bound passed. */
 static int read_runs(struct sim_model *m, const struct ces_vec *live, uint64_t lo, uint64_t hi,
                      struct ces_vec *out, uint64_t *n)
 {
@@ -1381,7 +1400,9 @@ static int read_runs(struct sim_model *m, const struct ces_vec *live, uint64_t l
             put[k++] = (struct sim_run){r[i].lo > x ? r[i].lo : x, r[i].hi < hi ? r[i].hi : hi,
                                         r[i].gen};
         *n += k;
-        if (out != NULL && k > 0)
+        if (tick(m, 1))
+            rc = SIM_LATE;
+        else if (out != NULL && k > 0)
             rc = vpush(m, out, sizeof(*put), put, k);
         if (!in)
             break;
@@ -1464,7 +1485,8 @@ static int push_dacc(struct sim_model *m, struct ces_vec *v, const struct ces_re
  * segment of it has two processes (a write), or two processes and a
  * write (a read; a superset: the write may be its own process's, and is
  * then a conflict of that op).  Raises clock_end past each conflicting
- * access. */
+ * access.  A tick for each segment and each access, 64 at a time (a map
+ * can have millions): SIM_LATE once the time bound passed. */
 static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, uint32_t *cnt)
 {
     /* one block: the ends xs[2n], the (hi, index) pairs ends[2n], then the
@@ -1474,6 +1496,7 @@ static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, ui
     uint32_t *pw, *pr;
     size_t nx = 0, s = 0, e = 0;
     uint32_t nact = 0, nwr = 0;
+    int rc = CES_OK;
 
     if (xs == NULL)
         return nomem(m->ctx);
@@ -1500,6 +1523,10 @@ static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, ui
      * where a write / a read conflicts */
     pw[0] = pr[0] = 0;
     for (size_t i = 0; i + 1 < nx; i++) {
+        if ((i & 63) == 63 && tick(m, 64)) {
+            rc = SIM_LATE;
+            goto out;
+        }
         for (; e < n && ends[2 * e] == xs[i]; e++) {
             const struct dacc *d = &a[ends[2 * e + 1]];
 
@@ -1519,11 +1546,16 @@ static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, ui
         size_t i0 = find_u64(xs, nx, a[i].lo), i1 = find_u64(xs, nx, a[i].hi);
         const uint32_t *c = a[i].write ? pw : pr;
 
+        if ((i & 63) == 63 && tick(m, 64)) {
+            rc = SIM_LATE;
+            goto out;
+        }
         if (c[i1] != c[i0] && m->clock_end[a[i].proc] <= a[i].pos)
             m->clock_end[a[i].proc] = a[i].pos + 1;
     }
+out: /* (late: cnt is left as it is, the building given up) */
     zfree(m, xs, 6 * n + 1, sizeof(uint64_t));
-    return CES_OK;
+    return rc;
 }
 
 /* The accesses data_ends pushed for an op of one process last, in a table
@@ -1604,12 +1636,14 @@ static int data_ends(struct sim_model *m)
             rc = nomem(m->ctx);
         if (rc == CES_OK)
             qsort(v.data, v.len, sizeof(struct dacc), cmp_dacc_lo);
+        begin(m, "sweeping the data accesses", v.len);
         for (size_t i = 0, j; i < v.len && rc == CES_OK; i = j) {
             const struct dacc *a = &CES_VEC_AT(&v, struct dacc, i);
 
             for (j = i + 1; j < v.len && CES_VEC_AT(&v, struct dacc, j).map == a->map; j++)
                 ;
             rc = map_conflicts(m, a, j - i, cnt);
+            m->step_done += j - i;
         }
     }
     zfree(m, cnt, m->nproc, sizeof(uint32_t));
@@ -1721,10 +1755,15 @@ static int expected_runs(struct sim_model *m)
         qsort(ev.data, ev.len, sizeof(struct prodcons), cmp_prodcons);
     if (rc == CES_OK)
         rc = runs_check(m, &ev);
+    begin(m, "reading the expected data", ev.len);
     for (size_t i = 0; i < ev.len && rc == CES_OK; i++) {
         const struct prodcons *e = &CES_VEC_AT(&ev, struct prodcons, i);
         const struct ces_op *op = e->o->op;
 
+        if (late(m)) {
+            rc = SIM_LATE;
+            break;
+        }
         if (i > 0 && (e[-1].rank != e->rank || e[-1].buf != e->buf))
             live.len = 0;
         if (!e->consume) {

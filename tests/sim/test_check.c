@@ -5232,6 +5232,111 @@ static void test_time_bound_model_tables(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The building's last step that read the clock, and for a test of the
+ * sweep of the data accesses, a sleep past the time bound (`bound`, s) at
+ * the first reading within that step. */
+struct last_step {
+    const char *step;
+    double bound;
+    bool slept;
+};
+
+static void last_step_build(void *ud, const struct ces_check_build *b)
+{
+    struct last_step *l = ud;
+
+    l->step = b->step;
+    if (l->bound > 0 && !l->slept && strcmp(b->step, "sweeping the data accesses") == 0) {
+        double d = l->bound - b->seconds + 0.05;
+        struct timespec pause = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
+
+        l->slept = true;
+        nanosleep(&pause, NULL);
+    }
+}
+
+/* The runs that the consumes with '==' expect were read without a look at
+ * the clock: 500 produces of every other byte of a buffer of 1,000, then
+ * 300 consumes of [0, 1000 - i), 255,000 runs, read no clock (and
+ * `cesync check --max-seconds 1` of one rank's 2,000 such produces and a
+ * consume of the whole buffer replayed 10,000 times, 40 million runs, took
+ * 1.4 s, and 20,000 replays 4.2 s, the search stopping at once).  The
+ * reading now ticks a run at a time: with the whole bound spent before the
+ * check, the building stops at its first look, in that step. */
+static void test_time_bound_expected_runs(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 1, 1);
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    struct last_step l = {NULL, 0, false};
+    uint32_t big;
+
+    (void)state;
+    assert_int_equal(ces_graph_add_buffer(g, "big", 1000, &big), CES_OK);
+    for (uint64_t k = 0; k < 500; k++)
+        op(g, 0, PR(0, big, 0, 2 * k, 2 * k + 1));
+    for (uint64_t i = 0; i < 300; i++)
+        op(g, 0, CO(0, big, 0, 0, 1000 - i, big, 0, 0));
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_check_opts_init(&o);
+    o.max_seconds = 600;
+    o.spent_seconds = 600;
+    o.build_progress = last_step_build;
+    o.progress_ud = &l;
+    o.progress_seconds = 1e-9;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "time bound 600 s reached before the search (600 s of it spent before "
+                        "the check): the checker's model (1 stream, 800 ops unrolled) was not "
+                        "built by then");
+    assert_string_equal(l.step, "reading the expected data");
+    assert_int_equal(ces_check_report_stats(r).states, 0);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The sweep of the data accesses (data_ends: each map's, sorted, for the
+ * accesses that can conflict) read no clock: 9,000 one-byte copies in a
+ * graph phase of 8 replays, 144,000 accesses, and a bound that passed in
+ * that sweep was seen by the search only.  It now ticks for each segment
+ * and access: the building stops in the sweep with the bound's message. */
+static void test_time_bound_data_sweep(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 1, 1);
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    struct last_step l = {NULL, 1, false};
+
+    (void)state;
+    assert_int_equal(ces_graph_add_buffer(g, "a", 9000, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "b", 9000, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 8), CES_OK);
+    for (uint64_t k = 0; k < 9000; k++)
+        op(g, 0, CP(0, 2, 0, k, 3, 0, k, 1));
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_check_opts_init(&o);
+    o.max_seconds = l.bound;
+    o.build_progress = last_step_build;
+    o.progress_ud = &l;
+    o.progress_seconds = 1e-9;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    assert_true(l.slept);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "time bound 1 s reached before the search: the checker's model (1 "
+                        "stream, 72000 ops unrolled) was not built by then");
+    assert_string_equal(l.step, "sweeping the data accesses");
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* spent_seconds (`cesync check` passes the seconds its expansion of the
  * schedule took): the time bound leaves the check what they left, and a
  * check they left none stops before its search, the message saying so;
@@ -6965,6 +7070,8 @@ int main(void)
         cmocka_unit_test(test_time_bound_model_peak),
         cmocka_unit_test(test_time_bound_delay_graph),
         cmocka_unit_test(test_time_bound_model_tables),
+        cmocka_unit_test(test_time_bound_expected_runs),
+        cmocka_unit_test(test_time_bound_data_sweep),
         cmocka_unit_test(test_time_bound_spent),
         cmocka_unit_test(test_bound_initial_state),
         cmocka_unit_test(test_progress_since_call),
