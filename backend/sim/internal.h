@@ -50,8 +50,9 @@ struct sim_op {
     union {
         uint32_t slot;        /* write, wait: global slot id */
         uint32_t aux;         /* record: record instance slot (SIM_NONE: not
-                                 awaited); consume ==: its entry in m->exp_at (its
-                                 expected runs m->runs[exp_at[aux], exp_at[aux + 1])) */
+                                 awaited); consume ==: its list of expected runs in
+                                 m->exp_at, m->runs[exp_at[aux], exp_at[aux + 1]),
+                                 which consumes expecting the same share */
         uint32_t rec;         /* await: its entry in m->awrec, the record it refers to
                                  (ces_sim_await_rec) */
     };
@@ -121,11 +122,24 @@ struct sim_awgroup {
     uint32_t rec_proc, lo, hi;
 };
 
-/* Expected generation of a byte run of a consume's expected region:
- * offsets [lo, hi) of region b, generation gen. */
+/* A run of generations that a consume with '==' expects: bytes [lo, hi)
+ * of the buffer it expects, last produced in iteration gen (0: the initial
+ * contents), or, with SIM_RUN_REL set, in the consume's own iteration less
+ * the rest, where a produce of the consume's own block made them
+ * (ces_sim_run_gen): so the replays of a graph phase, and eager iterations
+ * alike, that expect the same bytes from the same replay back expect the
+ * same runs, and share one list of them. */
 struct sim_run {
     uint64_t lo, hi, gen;
 };
+
+#define SIM_RUN_REL (UINT64_C(1) << 63)
+
+/* The generation run rn expects of a consume of iteration iter. */
+static inline uint64_t ces_sim_run_gen(const struct sim_run *rn, uint64_t iter)
+{
+    return (rn->gen & SIM_RUN_REL) ? iter - (rn->gen & ~SIM_RUN_REL) : rn->gen;
+}
 
 struct sim_model {
     struct ces_ctx *ctx;
@@ -182,7 +196,7 @@ struct sim_model {
                                     delayed writes' streams, from it on, do not) */
     struct sim_run *runs;        /* expected runs of consumes */
     size_t nruns;
-    uint32_t *exp_at;            /* [consumes == + 1] where each one's runs begin */
+    uint32_t *exp_at;            /* [lists + 1] where each list of expected runs begins */
     struct sim_link *awrec;      /* [awaits] the record each refers to (SIM_NONE: none) */
     uint32_t nawait;
     uint32_t *greps_off;         /* [nproc+1] CSR into greps: each process's, by block */

@@ -1378,17 +1378,20 @@ static int assign_runs(struct sim_model *m, struct ces_vec *live, uint64_t lo, u
 }
 
 /* The generations of [lo, hi) in `live` (0 where nothing was produced), as
- * runs in order: appended to `out`, or only counted where out is NULL;
- * their number in *n.  A tick for each (a consume can read millions):
- * SIM_LATE once the time bound passed. */
+ * runs in order, for a consume of iteration iter in a block whose first is
+ * `from`: a generation from `from` on relative to iter (SIM_RUN_REL), and
+ * *rel set where one is.  Appended to `out`, or only counted where out is
+ * NULL; their number in *n.  A tick for each (a consume can read
+ * millions): SIM_LATE once the time bound passed. */
 static int read_runs(struct sim_model *m, const struct ces_vec *live, uint64_t lo, uint64_t hi,
-                     struct ces_vec *out, uint64_t *n)
+                     uint64_t from, uint64_t iter, struct ces_vec *out, uint64_t *n, bool *rel)
 {
     const struct sim_run *r = live->data;
     uint64_t x = lo;
     int rc = CES_OK;
 
     *n = 0;
+    *rel = false;
     for (size_t i = run_after(live, lo); rc == CES_OK; i++) {
         bool in = i < live->len && r[i].lo < hi;
         struct sim_run put[2]; /* the gap before run i (or the tail), and its part */
@@ -1396,9 +1399,17 @@ static int read_runs(struct sim_model *m, const struct ces_vec *live, uint64_t l
 
         if (x < (in ? r[i].lo : hi))
             put[k++] = (struct sim_run){x, in ? r[i].lo : hi, 0};
-        if (in)
+        if (in) {
+            uint64_t gen = r[i].gen;
+
+            if (gen >= from) { /* (produced in the consume's iteration or before) */
+                assert(gen <= iter);
+                gen = SIM_RUN_REL | (iter - gen);
+                *rel = true;
+            }
             put[k++] = (struct sim_run){r[i].lo > x ? r[i].lo : x, r[i].hi < hi ? r[i].hi : hi,
-                                        r[i].gen};
+                                        gen};
+        }
         *n += k;
         if (tick(m, 1))
             rc = SIM_LATE;
@@ -1703,7 +1714,9 @@ static int runs_check(struct sim_model *m, const struct ces_vec *ev)
             continue;
         }
         if (!again || op->b.lo != llo || op->b.hi != lhi) {
-            rc = read_runs(m, &live, op->b.lo, op->b.hi, NULL, &last);
+            bool rel;
+
+            rc = read_runs(m, &live, op->b.lo, op->b.hi, UINT64_MAX, 0, NULL, &last, &rel);
             llo = op->b.lo;
             lhi = op->b.hi;
             again = true;
@@ -1720,14 +1733,52 @@ static int runs_check(struct sim_model *m, const struct ces_vec *ev)
     return rc;
 }
 
+/* The list of runs that expected_runs last kept for the bytes [lo, hi) of
+ * map `map` - 1 (rank * nbuf + buffer; 0: an empty entry), in a table by
+ * those: `prods` produces of the buffer were swept before it was read,
+ * `rel` whether a run of it is relative (SIM_RUN_REL).  Its entries a
+ * power of two, a quarter of the expecting consumes' number or the next
+ * above it (the replays of one consume take one), RUNS_SEEN (40 KiB) at
+ * most. */
+#define RUNS_SEEN 1024u
+
+struct runs_seen {
+    uint64_t lo, hi, prods;
+    uint32_t map, list;
+    bool rel;
+};
+
+/* Whether runs[start, len) are list `list`'s runs (at: where each list
+ * begins; the last one's ends at start). */
+static bool same_runs(const struct ces_vec *runs, const struct ces_vec *at, uint32_t list,
+                      size_t start)
+{
+    const uint32_t *a = at->data;
+    size_t lo = a[list], hi = list + 1 < at->len ? a[list + 1] : start;
+
+    return hi - lo == runs->len - start &&
+           memcmp(&CES_VEC_AT(runs, struct sim_run, lo), &CES_VEC_AT(runs, struct sim_run, start),
+                  (hi - lo) * sizeof(struct sim_run)) == 0;
+}
+
 /* Expected generations of every `consume A == B@q`: per byte of B, the
  * latest iteration <= the consume's at which a produce covered it (0 = the
  * initial contents).  One sweep per buffer in iteration order, the
- * generations produced so far kept as runs. */
+ * generations produced so far kept as runs.  A consume whose runs are
+ * those of the list last kept for the same bytes (its generations from
+ * its block on relative to its iteration, read_runs) shares that list:
+ * unread where no produce of the buffer came between them and none of
+ * them is relative (the replays of a consume of data produced before its
+ * graph phase), else read and compared (a replay of one that expects the
+ * data of a produce of its own replay). */
 static int expected_runs(struct sim_model *m)
 {
     struct ces_vec ev = {0}, live = {0}, runs = {0}, at = {0};
-    uint64_t n;
+    struct runs_seen *seen = NULL, *t;
+    uint64_t n, prods = 0, cons = 0, h;
+    uint32_t nseen = 1, map;
+    size_t start;
+    bool hit, rel;
     int rc = CES_OK;
 
     begin(m, "finding the expected data", m->nunrolled);
@@ -1755,6 +1806,15 @@ static int expected_runs(struct sim_model *m)
         qsort(ev.data, ev.len, sizeof(struct prodcons), cmp_prodcons);
     if (rc == CES_OK)
         rc = runs_check(m, &ev);
+    for (size_t i = 0; i < ev.len; i++)
+        cons += CES_VEC_AT(&ev, struct prodcons, i).consume;
+    while (nseen < cons / 4 && nseen < RUNS_SEEN)
+        nseen *= 2;
+    if (rc == CES_OK) {
+        seen = zalloc(m, nseen, sizeof(*seen));
+        if (seen == NULL)
+            rc = m->timed_out ? SIM_LATE : CES_ERR_NOMEM;
+    }
     begin(m, "reading the expected data", ev.len);
     for (size_t i = 0; i < ev.len && rc == CES_OK; i++) {
         const struct prodcons *e = &CES_VEC_AT(&ev, struct prodcons, i);
@@ -1764,19 +1824,42 @@ static int expected_runs(struct sim_model *m)
             rc = SIM_LATE;
             break;
         }
-        if (i > 0 && (e[-1].rank != e->rank || e[-1].buf != e->buf))
+        if (i > 0 && (e[-1].rank != e->rank || e[-1].buf != e->buf)) {
             live.len = 0;
+            prods = 0;
+        }
         if (!e->consume) {
             if (op->a.lo < op->a.hi)
                 rc = assign_runs(m, &live, op->a.lo, op->a.hi, e->iter);
+            prods++;
             continue;
         }
-        e->o->aux = (uint32_t)at.len;
-        rc = vpush(m, &at, sizeof(uint32_t), &(uint32_t){(uint32_t)runs.len}, 1);
-        if (rc == CES_OK)
-            rc = read_runs(m, &live, op->b.lo, op->b.hi, &runs, &n);
+        map = e->rank * m->nbuf + e->buf + 1;
+        h = (op->b.lo * UINT64_C(0x9e3779b97f4a7c15)) ^ (op->b.hi * UINT64_C(0xc2b2ae3d27d4eb4f)) ^
+            (map * UINT64_C(0x165667b19e3779f9));
+        t = &seen[(h >> 32) & (nseen - 1)];
+        hit = t->map == map && t->lo == op->b.lo && t->hi == op->b.hi;
+        if (hit && t->prods == prods && !t->rel) { /* the same runs, unread */
+            e->o->aux = t->list;
+            continue;
+        }
+        start = runs.len;
+        rc = read_runs(m, &live, op->b.lo, op->b.hi, ces_graph_block(m->g, e->o->block).first_iter,
+                       e->iter, &runs, &n, &rel);
+        if (rc == CES_OK && hit && same_runs(&runs, &at, t->list, start)) {
+            runs.len = start;
+            e->o->aux = t->list;
+            t->prods = prods;
+            continue;
+        }
+        if (rc == CES_OK) {
+            e->o->aux = (uint32_t)at.len;
+            *t = (struct runs_seen){op->b.lo, op->b.hi, prods, map, (uint32_t)at.len, rel};
+            rc = vpush(m, &at, sizeof(uint32_t), &(uint32_t){(uint32_t)start}, 1);
+        }
     }
-    if (rc == CES_OK && at.len > 0) /* (where the last one's runs end) */
+    zfree(m, seen, nseen, sizeof(*seen));
+    if (rc == CES_OK && at.len > 0) /* (where the last list ends) */
         rc = vpush(m, &at, sizeof(uint32_t), &(uint32_t){(uint32_t)runs.len}, 1);
     if (rc == CES_OK) { /* (held already, as they grew) */
         m->runs = runs.data;

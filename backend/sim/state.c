@@ -928,9 +928,10 @@ static int exec_consume(const struct sim_model *m, struct sim_state *s, uint32_t
     if (rc != CES_OK)
         return rc;
     if ((op->flags & CES_OPF_EXPECT) && !(SIM_FLAGS(s) & SIM_F_ABORTED)) {
-        /* Walk found segments and expected runs together. */
+        /* Walk found segments and expected runs together (the consume's
+         * iteration found once a run relative to it is). */
         uint32_t i = f, j = m->exp_at[o->aux];
-        uint64_t x = op->a.lo;
+        uint64_t x = op->a.lo, iter = 0;
 
         while (x < op->a.hi && i < l && j < m->exp_at[o->aux + 1]) {
             const uint32_t *a = mp->seg + (size_t)i * m->seg_w;
@@ -939,10 +940,13 @@ static int exec_consume(const struct sim_model *m, struct sim_state *s, uint32_t
             uint64_t rhi = rn->hi - op->b.lo + op->a.lo;
             uint64_t hi = shi < rhi ? shi : rhi;
             uint64_t foff = rd64(a + SEG_POFF) + (x - rd64(a + SEG_LO));
-            uint64_t eoff = op->b.lo + (x - op->a.lo);
+            uint64_t eoff = op->b.lo + (x - op->a.lo), gen;
 
+            if ((rn->gen & SIM_RUN_REL) && iter == 0)
+                iter = ces_sim_op_iter(m, p, k);
+            gen = ces_sim_run_gen(rn, iter);
             if (a[SEG_PRANK] != op->b.rank || a[SEG_PBUF] != op->b.buf || foff != eoff ||
-                rd64(a + SEG_GEN) != rn->gen) {
+                rd64(a + SEG_GEN) != gen) {
                 SIM_FLAGS(s) |= SIM_F_MISMATCH;
                 if (d != NULL && d->want_mismatch && !d->have_mismatch) {
                     d->have_mismatch = true;
@@ -953,7 +957,7 @@ static int exec_consume(const struct sim_model *m, struct sim_state *s, uint32_t
                     d->mismatch.expected.rank = op->b.rank;
                     d->mismatch.expected.buf = op->b.buf;
                     d->mismatch.expected.off = eoff;
-                    d->mismatch.expected.gen = rn->gen;
+                    d->mismatch.expected.gen = gen;
                     d->mismatch.found.rank = a[SEG_PRANK];
                     d->mismatch.found.buf = a[SEG_PBUF];
                     d->mismatch.found.off = foff;

@@ -5615,12 +5615,15 @@ static void model_bound_then_none(struct ces_ctx *ctx, const struct ces_graph *g
 }
 
 /* The runs of generations that the consumes with '==' expect grow under
- * the memory bound: 500 produces of every other byte of a buffer, then a
- * consume of the whole buffer replayed 1,000 times, expects 1,000 runs in
- * each replay, a million in all (24 MB); under a bound of 4 MiB the
- * model's building stops with the bound's message and holds 3.3 MB at
- * most (it held 25.3 MB: the runs grew unbounded and were weighed once
- * they stood).  Unbounded, the check passes and its peak counts the runs. */
+ * the memory bound: 1,000 produces of every other byte of a buffer, then
+ * 1,000 consumes of its first 2,000 - i bytes, expect 2,000 - i runs each,
+ * 1.5 million in all (36 MB; 500 such produces and a consume of the whole
+ * buffer replayed 1,000 times expected a million, which the replays now
+ * share); under a
+ * bound of 4 MiB the model's building stops with the bound's message and
+ * holds no more than the bound (it held 25.3 MB of the replays' million:
+ * the runs grew unbounded and were weighed once they stood).  Unbounded,
+ * the check passes and its peak counts the runs. */
 static void test_memory_bound_expected_runs(void **state)
 {
     struct held_alloc h = {0, 0};
@@ -5633,21 +5636,113 @@ static void test_memory_bound_expected_runs(void **state)
     (void)state;
     assert_int_equal(ces_ctx_create(&hooks, &ctx), CES_OK);
     g = mk(ctx, 1, 1);
-    assert_int_equal(ces_graph_add_buffer(g, "big", 1000, &big), CES_OK);
-    for (uint64_t k = 0; k < 500; k++)
+    assert_int_equal(ces_graph_add_buffer(g, "big", 2000, &big), CES_OK);
+    for (uint64_t k = 0; k < 1000; k++)
         op(g, 0, PR(0, big, 0, 2 * k, 2 * k + 1));
-    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 1000), CES_OK);
-    op(g, 0, CO(0, big, 0, 0, 1000, big, 0, 0));
+    for (uint64_t i = 0; i < 1000; i++)
+        op(g, 0, CO(0, big, 0, 0, 2000 - i, big, 0, 0));
     assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
     ces_check_opts_init(&o);
     o.max_memory = (uint64_t)4 << 20;
     model_bound_then_none(ctx, g, &h, &o,
                           "memory bound 4.0 MiB reached before the search: the checker's model "
-                          "(1 stream, 8 signal slots, 1500 ops unrolled) needs more than 6.1 MiB "
+                          "(1 stream, 8 signal slots, 2000 ops unrolled) needs more than 6.1 MiB "
                           "and each state 868 B");
     ces_graph_destroy(g);
     ces_ctx_destroy(ctx);
     assert_int_equal(h.held, 0);
+}
+
+/* The model of g (built alone): how many lists of expected runs, how
+ * many runs, and whether every consume with '==' takes list 0. */
+static void runs_of(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t lists, size_t runs)
+{
+    struct ces_check_opts o;
+    struct sim_model *m = NULL;
+    uint32_t consumes = 0;
+
+    ces_check_opts_init(&o);
+    assert_int_equal(ces_sim_model_build(ctx, g, &o, ces_graph_streams(g), &m, NULL), CES_OK);
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        for (uint32_t k = 0; k < m->len[p]; k++) {
+            const struct sim_op *x = &m->ops[p][k];
+
+            if (x->op->kind == CES_OP_CONSUME && (x->op->flags & CES_OPF_EXPECT)) {
+                assert_true(x->aux < lists);
+                consumes++;
+            }
+        }
+    }
+    assert_true(consumes > 0);
+    assert_int_equal(m->exp_at[lists], runs);
+    assert_int_equal(m->nruns, runs);
+    ces_sim_model_destroy(m);
+}
+
+/* The replays of a consume with '==' that expect the same runs share one
+ * list of them: 500 produces of every other byte of a buffer, then a
+ * consume of the whole buffer replayed 1,000 times, keep 1,000 runs, not a
+ * million (24 MB, each replay's list its own: under a bound of 4 MiB the
+ * model's building stopped, the check INCOMPLETE), unread after the first
+ * (no produce came between); 50 such produces in the graph phase, each
+ * replay's consume expecting the data of its own replay, keep 100 runs,
+ * the produced ones relative to the consume's iteration (SIM_RUN_REL;
+ * 100,000 before); both check OK under 4 MiB.  A consume in a graph
+ * phase that finds the data of the replay before (its copy comes after the
+ * produce and the consume) is a MISMATCH whose expected generation is its
+ * own iteration, the list's relative run read back as that. */
+static void test_expected_runs_shared(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    const struct ces_check_defect *d;
+    uint32_t big;
+
+    (void)state;
+    for (int inside = 0; inside < 2; inside++) {
+        uint64_t n = inside ? 50 : 500;
+
+        g = mk(ctx, 1, 1);
+        assert_int_equal(ces_graph_add_buffer(g, "big", 2 * n, &big), CES_OK);
+        if (inside)
+            assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 1000), CES_OK);
+        for (uint64_t k = 0; k < n; k++)
+            op(g, 0, PR(0, big, 0, 2 * k, 2 * k + 1));
+        if (!inside)
+            assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 1000), CES_OK);
+        op(g, 0, CO(0, big, 0, 0, 2 * n, big, 0, 0));
+        assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+        runs_of(ctx, g, 1, 2 * n);
+        ces_check_opts_init(&o);
+        o.max_memory = (uint64_t)4 << 20;
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+        assert_true(ces_check_report_stats(r).peak_memory < ((uint64_t)4 << 20));
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
+    /* iteration 1 produces and copies; each replay (iterations 2 to 4)
+     * consumes, then produces and copies */
+    g = mk(ctx, 1, 1);
+    op(g, 0, PR(0, SEND, 0, 0, 16));
+    op(g, 0, CP(0, SEND, 0, 0, RECV, 0, 0, 16));
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 3), CES_OK);
+    op(g, 0, CO(0, RECV, 0, 0, 16, SEND, 0, 0));
+    op(g, 0, PR(0, SEND, 0, 0, 16));
+    op(g, 0, CP(0, SEND, 0, 0, RECV, 0, 0, 16));
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    runs_of(ctx, g, 1, 1);
+    r = check2(ctx, g, NULL, CES_V_MISMATCH);
+    d = find(r, CES_V_MISMATCH);
+    assert_int_equal(d->mismatch.pos.index, 2);
+    assert_int_equal(d->mismatch.expected.gen, 2);
+    assert_int_equal(d->mismatch.found.gen, 1);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
 }
 
 /* The data accesses whose sweep finds each process's last one that can
@@ -7077,6 +7172,7 @@ int main(void)
         cmocka_unit_test(test_progress_since_call),
         cmocka_unit_test(test_memory_bound_model_one),
         cmocka_unit_test(test_memory_bound_expected_runs),
+        cmocka_unit_test(test_expected_runs_shared),
         cmocka_unit_test(test_memory_bound_data_ends),
         cmocka_unit_test(test_memory_bound_search),
         cmocka_unit_test(test_memory_bound_rclk_pages),
