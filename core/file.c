@@ -111,6 +111,49 @@ int ces_file_fd_own(int fd)
     return moved;
 }
 
+/* The device number of the terminal fd is (TIOCGDEV: /dev/tty's is the
+ * controlling terminal's, a pseudo-terminal master's its own pair's), or
+ * -1 where that cannot be told. */
+static long terminal_device(int fd)
+{
+#if defined(TIOCGDEV)
+    unsigned int dev;
+
+    if (ioctl(fd, TIOCGDEV, &dev) == 0)
+        return (long)dev;
+#else
+    (void)fd;
+#endif
+    return -1;
+}
+
+int ces_file_reopen(int fd, int flags)
+{
+    struct stat sb;
+    char name[64];
+    bool tty;
+    long dev;
+    int mine;
+
+    if (fstat(fd, &sb) != 0)
+        return -1;
+    tty = S_ISCHR(sb.st_mode) && isatty(fd);
+    if (!S_ISFIFO(sb.st_mode) && !tty) {
+        errno = ENOTSUP;
+        return -1;
+    }
+    snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+    mine = open(name, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (mine < 0 || !tty)
+        return mine;
+    dev = terminal_device(fd);
+    if (dev >= 0 && dev == terminal_device(mine))
+        return mine;
+    close(mine);
+    errno = ENOTSUP;
+    return -1;
+}
+
 FILE *ces_fopen_read(const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC), err;
@@ -157,7 +200,7 @@ int ces_write_all(int fd, const char *buf, size_t len)
  * pages that what it holds (FIONREAD) seemed to leave free were each
  * partly filled by the writes of another program, and a write of them
  * waited for the reader past the bound (ces_file_create_by gives a pipe
- * under a bound a description of its own where it can). */
+ * or a terminal under a bound a description of its own where it can). */
 static size_t write_room(int fd, const struct stat *sb, size_t want)
 {
     if (S_ISCHR(sb->st_mode) && !isatty(fd))
@@ -477,15 +520,10 @@ int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_fil
          * the write is more than the file takes (poll(2) tells of a page
          * of a pipe free, of a terminal a byte, no more), and O_NONBLOCK
          * set on it would reach every program that shares it (a `cat`
-         * after the command in the same pipe); a terminal so opened never
-         * becomes the process's controlling one (O_NOCTTY) */
-        if (deadline > 0 && fstat(fd, &sb) == 0 &&
-            (S_ISFIFO(sb.st_mode) || (S_ISCHR(sb.st_mode) && isatty(fd)))) {
-            char again[64];
-            int mine;
+         * after the command in the same pipe) */
+        if (deadline > 0) {
+            int mine = ces_file_reopen(fd, O_WRONLY);
 
-            snprintf(again, sizeof(again), "/proc/self/fd/%d", fd);
-            mine = open(again, O_WRONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
             if (mine >= 0)
                 mine = ces_file_fd_own(mine);
             if (mine >= 0) {

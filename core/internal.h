@@ -235,6 +235,20 @@ int ces_write_all(int fd, const char *buf, size_t len);
  * (cesync dot ... <&-), moved above 2; the descriptor to use, or -1 with
  * errno (fd closed either way when moved or failed). */
 int ces_file_fd_own(int fd);
+/* A description of its own of the pipe or terminal that fd is, opened
+ * again through /proc/self/fd/N with `flags` (the access mode, O_APPEND)
+ * and O_NONBLOCK (a pipe whose reader is gone is not waited for: ENXIO),
+ * O_NOCTTY (a terminal so opened never becomes the process's controlling
+ * one) and O_CLOEXEC; the descriptor (any free number, 0 to 2 among them),
+ * or -1 with errno: fd is neither (a device whose open and close may act,
+ * as a tape's close rewinds it; a socket), there is no /proc, or the
+ * terminal opened is not fd's (TIOCGDEV: /dev/ptmx opened again is a new
+ * pseudo-terminal whose master no one reads, /dev/tty the controlling
+ * terminal of this process, not of the one that opened fd), where what
+ * was written went to no reader.  Its flags are the new description's
+ * alone: the one fd shares keeps O_NONBLOCK, or its lack, for the other
+ * programs that share it. */
+int ces_file_reopen(int fd, int flags);
 /* The directory of the library's temporary files (the input Graphviz
  * reads, the communicator's progress page where /dev/shm cannot hold it):
  * $TMPDIR, or /tmp when that is unset or empty; *env is " (TMPDIR)" when

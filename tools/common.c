@@ -4,7 +4,7 @@
  * error printing, writing an output file whole or not at all.
  */
 #include "tool.h"
-#include "internal.h" /* ces_write_file_by, ces_dot_format, ces_file_own_stream */
+#include "internal.h" /* ces_write_file_by, ces_dot_format, ces_file_own_stream, ces_file_reopen */
 #include "prog.h"     /* ces_prog_expand_watched */
 #include "../backend/sim/internal.h" /* ces_sim_fmt_bytes */
 
@@ -656,16 +656,11 @@ void ces_tool_streams_wait(void)
 {
     for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++) {
         int flags = fcntl(fd, F_GETFL), mine;
-        struct stat sb;
-        char name[32];
 
-        if (flags < 0 || (flags & O_NONBLOCK) == 0 || (flags & O_ACCMODE) == O_RDONLY ||
-            fstat(fd, &sb) != 0 || !(S_ISFIFO(sb.st_mode) || (S_ISCHR(sb.st_mode) && isatty(fd))))
+        if (flags < 0 || (flags & O_NONBLOCK) == 0 || (flags & O_ACCMODE) == O_RDONLY)
             continue;
-        /* O_NONBLOCK at first: a pipe whose reader is gone is not waited
-         * for (ENXIO), and it stays as it is */
-        snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
-        mine = open(name, (flags & (O_ACCMODE | O_APPEND)) | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        /* (a pipe whose reader is gone stays as it is) */
+        mine = ces_file_reopen(fd, flags & (O_ACCMODE | O_APPEND));
         if (mine < 0)
             continue;
         flags = fcntl(mine, F_GETFL);

@@ -199,9 +199,11 @@ int ces_tool_write_file(const char *cmd, const char *path, const char *text, siz
  * temporarily unavailable" (exit 2), and a line on standard error was
  * lost.  The shared description keeps its flags (the other program's
  * writes do not wait); one that cannot be opened again (a socket, no
- * /proc) stays as it is, and a write into it through ces_write_file_by
- * is waited for with poll(2) (ces_file_write_by).  Called first by
- * main. */
+ * /proc, a terminal that would be another: ces_file_reopen) stays as it
+ * is, and a write into it through ces_write_file_by is waited for with
+ * poll(2) (ces_file_write_by).  Called first by main, before anything is
+ * written: the standard streams' FILEs and the programs the command
+ * starts get the new description under the same number (dup2). */
 void ces_tool_streams_wait(void);
 
 /* Ignores SIGPIPE while an output is written, its disposition kept in

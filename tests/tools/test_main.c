@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1982,6 +1984,150 @@ static void test_own_terminal_bound(void **state)
 #endif
 }
 
+#if defined(__linux__)
+/* A pseudo-terminal pair whose slave passes bytes as they are (no echo,
+ * no line editing, no newline made CR LF): true where one was had. */
+static bool raw_pty(int *master, int *slave)
+{
+    struct termios t;
+
+    *slave = -1;
+    *master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (*master >= 0 && grantpt(*master) == 0 && unlockpt(*master) == 0 &&
+        ptsname(*master) != NULL)
+        *slave = open(ptsname(*master), O_RDWR | O_NOCTTY);
+    if (*slave < 0 || tcgetattr(*slave, &t) != 0) {
+        if (*slave >= 0)
+            close(*slave);
+        if (*master >= 0)
+            close(*master);
+        return false;
+    }
+    t.c_iflag &= ~(tcflag_t)(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | ICRNL | IXON);
+    t.c_oflag &= ~(tcflag_t)OPOST;
+    t.c_lflag &= ~(tcflag_t)(ECHO | ECHONL | ICANON | ISIG | IEXTEN);
+    assert_int_equal(tcsetattr(*slave, TCSANOW, &t), 0);
+    return true;
+}
+
+/* Runs `cesync ARGS` (shell words) with its standard output `out`, made
+ * O_NONBLOCK where `nonblock`, or, where `tty` names a terminal, the
+ * controlling terminal of another session (`tty` opened in it, then
+ * /dev/tty opened there, O_NONBLOCK; the command's own controlling
+ * terminal `other`), and reads what comes to `from` until it has exited:
+ * its exit status, and what came in *got (malloc'd).  Killed after 30 s. */
+static int on_terminal(const char *args, int out, bool nonblock, const char *tty,
+                       const char *other, int from, char **got)
+{
+    char cmd[4096], chunk[4096], *buf = NULL;
+    size_t len = 0;
+    int st = 0, done = 0;
+    pid_t pid;
+
+    snprintf(cmd, sizeof(cmd), "exec timeout -s KILL 30 '%s' %s </dev/null 2>/dev/null",
+             CES_TOOL, args);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (tty != NULL) { /* (opened without O_NOCTTY: each becomes its session's) */
+            pid_t inner;
+
+            if (setsid() < 0 || open(tty, O_RDWR) < 0 || (out = open("/dev/tty", O_WRONLY)) < 0)
+                _exit(126);
+            inner = fork();
+            if (inner != 0) {
+                _exit(inner > 0 && waitpid(inner, &st, 0) == inner && WIFEXITED(st)
+                          ? WEXITSTATUS(st)
+                          : 126);
+            }
+            if (setsid() < 0 || open(other, O_RDWR) < 0)
+                _exit(126);
+        }
+        if (dup2(out, 1) < 0 ||
+            (nonblock && fcntl(1, F_SETFL, fcntl(1, F_GETFL) | O_NONBLOCK) != 0))
+            _exit(126);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    for (;;) {
+        struct pollfd p = {from, POLLIN, 0};
+        int r = poll(&p, 1, 200);
+        ssize_t n = 0;
+
+        if (r > 0)
+            n = read(from, chunk, sizeof(chunk));
+        if (n > 0) {
+            buf = realloc(buf, len + (size_t)n + 1);
+            assert_non_null(buf);
+            memcpy(buf + len, chunk, (size_t)n);
+            len += (size_t)n;
+            continue;
+        }
+        if (done != 0)
+            break;
+        done = waitpid(pid, &st, WNOHANG); /* (then one more look) */
+        assert_true(done >= 0);
+    }
+    assert_true(WIFEXITED(st));
+    *got = buf != NULL ? buf : malloc(1);
+    assert_non_null(*got);
+    (*got)[len] = '\0';
+    return WEXITSTATUS(st);
+}
+#endif
+
+/* The command's standard output a terminal that, opened again by name,
+ * is another: a pseudo-terminal's master (a program that writes the
+ * input of the terminal it runs another on), left O_NONBLOCK, and
+ * written by dot -o - under --max-seconds 5 blocking, and /dev/tty opened
+ * in another session, left O_NONBLOCK; the text comes to the terminal
+ * whole, exit 0.  /proc/self/fd/N of /dev/ptmx opened a new pair, whose
+ * master no one reads, and of /dev/tty the command's own controlling
+ * terminal: all of it went there, exit 0 (test_stdout_nonblocking's
+ * reopen at the start and test_own_terminal_bound's under the bound). */
+static void test_stdout_terminal_not_another(void **state)
+{
+#if defined(__linux__)
+    const char *const args[] = {"promela barrier --ranks 2", "dot barrier --ranks 2 "
+                                "--max-seconds 5 -o -", "promela barrier --ranks 2"};
+    const char *const whole[] = {"promela barrier --ranks 2", "dot barrier --ranks 2",
+                                 "promela barrier --ranks 2"};
+    char a_name[256], b_name[256], *want, *got;
+    int am, as, bm, bs, rc;
+
+    (void)state;
+    if (!raw_pty(&am, &as))
+        skip(); /* (no pseudo-terminal to be had) */
+    if (!raw_pty(&bm, &bs)) {
+        close(am);
+        close(as);
+        skip();
+    }
+    snprintf(a_name, sizeof(a_name), "%s", ptsname(am));
+    snprintf(b_name, sizeof(b_name), "%s", ptsname(bm));
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(ces_test_tool(NULL, whole[i], &want), 0);
+        if (i < 2)
+            rc = on_terminal(args[i], am, i == 0, NULL, NULL, as, &got);
+        else
+            rc = on_terminal(args[i], -1, true, a_name, b_name, am, &got);
+        if (rc != 0 || strcmp(got, want) != 0)
+            fail_msg("'cesync %s' (%s) exit %d, %zu bytes, not %zu", args[i],
+                     i < 2 ? "a master" : "/dev/tty of another session", rc, strlen(got),
+                     strlen(want));
+        free(want);
+        free(got);
+    }
+    close(as);
+    close(am);
+    close(bs);
+    close(bm);
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 /* `cesync dot -o NAME` where NAME says no format (/dev/stdout, /dev/null):
  * refused before the drawing, with the name that does write standard
  * output (it said only that the name must end in .dot, .svg or .png). */
@@ -2133,6 +2279,7 @@ int main(void)
         cmocka_unit_test(test_output_device_whole),
         cmocka_unit_test(test_own_pipe_bound_partial_pages),
         cmocka_unit_test(test_own_terminal_bound),
+        cmocka_unit_test(test_stdout_terminal_not_another),
         cmocka_unit_test(test_stdout_nonblocking),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
