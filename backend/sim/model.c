@@ -999,6 +999,109 @@ static uint32_t wait_kind(const struct sim_model *m, uint32_t x, uint32_t t)
     return geq ? SIM_WS_GEQ : eq ? SIM_WS_EQ : run ? SIM_WS_EQRUN : SIM_WS_WALK;
 }
 
+/* The sort of sort_late: items of `size` bytes (SORT_ITEM at most). */
+#define SORT_ITEM 64u
+
+static void swap_items(char *a, char *b, size_t size)
+{
+    char t[SORT_ITEM];
+
+    memcpy(t, a, size);
+    memcpy(a, b, size);
+    memcpy(b, t, size);
+}
+
+/* Sifts item i of the heap b[0, n) down. */
+static void sift_down(char *b, size_t i, size_t n, size_t size,
+                      int (*cmp)(const void *, const void *))
+{
+    for (size_t k = 2 * i + 1; k < n; i = k, k = 2 * i + 1) {
+        if (k + 1 < n && cmp(b + k * size, b + (k + 1) * size) < 0)
+            k++;
+        if (cmp(b + i * size, b + k * size) >= 0)
+            return;
+        swap_items(b + i * size, b + k * size, size);
+    }
+}
+
+/* sort_late's sort of b[0, n): a quicksort (median of three, by
+ * insertion under 16 items), a heapsort where it goes `depth` partitions
+ * deep. */
+static int sort_part(struct sim_model *m, char *b, size_t n, size_t size,
+                     int (*cmp)(const void *, const void *), unsigned depth)
+{
+    while (n > 16) {
+        size_t mid = n / 2, i = 0, j = n - 2;
+        char *pv = b + (n - 2) * size;
+        int rc;
+
+        if (depth-- == 0) {
+            for (size_t k = n / 2; k-- > 0;)
+                sift_down(b, k, n, size, cmp);
+            for (size_t e = n; e-- > 1;) {
+                swap_items(b, b + e * size, size);
+                sift_down(b, 0, e, size, cmp);
+                if ((e & 63) == 0 && tick(m, 64))
+                    return SIM_LATE;
+            }
+            return CES_OK;
+        }
+        if (tick(m, n < UINT32_MAX ? (uint32_t)n : UINT32_MAX))
+            return SIM_LATE;
+        /* b[0] <= b[mid] <= b[n - 1], the pivot b[mid] then at n - 2: the
+         * ends stop both scans */
+        if (cmp(b + mid * size, b) < 0)
+            swap_items(b + mid * size, b, size);
+        if (cmp(b + (n - 1) * size, b + mid * size) < 0) {
+            swap_items(b + (n - 1) * size, b + mid * size, size);
+            if (cmp(b + mid * size, b) < 0)
+                swap_items(b + mid * size, b, size);
+        }
+        swap_items(b + mid * size, pv, size);
+        for (;;) {
+            while (cmp(b + (++i) * size, pv) < 0)
+                ;
+            while (cmp(b + (--j) * size, pv) > 0)
+                ;
+            if (i >= j)
+                break;
+            swap_items(b + i * size, b + j * size, size);
+        }
+        swap_items(b + i * size, pv, size);
+        /* the smaller side by recursion, the larger by the loop */
+        if (i < n - i - 1) {
+            rc = sort_part(m, b, i, size, cmp, depth);
+            b += (i + 1) * size;
+            n -= i + 1;
+        } else {
+            rc = sort_part(m, b + (i + 1) * size, n - i - 1, size, cmp, depth);
+            n = i;
+        }
+        if (rc != CES_OK)
+            return rc;
+    }
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && cmp(b + (j - 1) * size, b + j * size) > 0; j--)
+            swap_items(b + (j - 1) * size, b + j * size, size);
+    return CES_OK;
+}
+
+/* Sorts b[0, n) of `size` bytes by cmp as qsort(3) does, in place, a
+ * tick for each item that a partition passes and for each the heap takes
+ * out (qsort reads no clock, and sorting millions of items takes
+ * seconds): SIM_LATE once the time bound passed, the items then in some
+ * order. */
+static int sort_late(struct sim_model *m, void *b, size_t n, size_t size,
+                     int (*cmp)(const void *, const void *))
+{
+    unsigned depth = 0;
+
+    assert(size <= SORT_ITEM);
+    for (size_t k = n; k > 1; k /= 2)
+        depth += 2;
+    return sort_part(m, b, n, size, cmp, depth);
+}
+
 /* A write's value and its index in wr, which index_values sorts a group's
  * writes by (the indices follow the positions within a group): the first
  * write of a value from a position is then one bisection away. */
@@ -1049,7 +1152,10 @@ static int index_values(struct sim_model *m)
         /* (within a group the indices follow the positions) */
         for (uint32_t i = g->lo; i < g->hi; i++)
             t[i - g->lo] = (struct vidx){m->wr[i].value, i};
-        qsort(t, g->hi - g->lo, sizeof(struct vidx), cmp_vidx);
+        if (sort_late(m, t, g->hi - g->lo, sizeof(struct vidx), cmp_vidx) != CES_OK) {
+            zfree(m, t, most, sizeof(struct vidx));
+            return SIM_LATE;
+        }
         for (uint32_t i = g->lo; i < g->hi; i++)
             m->wv[i] = t[i - g->lo].idx;
     }
@@ -1110,8 +1216,10 @@ static int index_awaits(struct sim_model *m)
 
             t[i] = (struct awkey){o->op->event, rec->proc, rec->pos, m->aw[lo + i]};
         }
-        if (n > 0)
-            qsort(t, n, sizeof(struct awkey), cmp_awkey);
+        if (sort_late(m, t, n, sizeof(struct awkey), cmp_awkey) != CES_OK) {
+            rc = SIM_LATE;
+            goto out;
+        }
         for (uint32_t i = 0; i < n; i++) {
             m->aw[lo + i] = t[i].pos;
             ng += i == 0 || awkey_splits(&t[i - 1], &t[i]);
@@ -1802,8 +1910,10 @@ static int expected_runs(struct sim_model *m)
             rc = vpush(m, &ev, sizeof(e), &e, 1);
         }
     }
-    if (rc == CES_OK && ev.len > 0)
-        qsort(ev.data, ev.len, sizeof(struct prodcons), cmp_prodcons);
+    if (rc == CES_OK) {
+        begin(m, "sorting the expected data", 0);
+        rc = sort_late(m, ev.data, ev.len, sizeof(struct prodcons), cmp_prodcons);
+    }
     if (rc == CES_OK)
         rc = runs_check(m, &ev);
     for (size_t i = 0; i < ev.len; i++)

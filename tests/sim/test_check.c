@@ -5239,6 +5239,7 @@ struct last_step {
     const char *step;
     double bound;
     bool slept;
+    const char *at; /* the step whose first line sleeps past the bound */
 };
 
 static void last_step_build(void *ud, const struct ces_check_build *b)
@@ -5246,7 +5247,7 @@ static void last_step_build(void *ud, const struct ces_check_build *b)
     struct last_step *l = ud;
 
     l->step = b->step;
-    if (l->bound > 0 && !l->slept && strcmp(b->step, "sweeping the data accesses") == 0) {
+    if (l->bound > 0 && !l->slept && strcmp(b->step, l->at) == 0) {
         double d = l->bound - b->seconds + 0.05;
         struct timespec pause = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
 
@@ -5270,7 +5271,7 @@ static void test_time_bound_expected_runs(void **state)
     struct ces_graph *g = mk(ctx, 1, 1);
     struct ces_check_opts o;
     struct ces_check_report *r = NULL;
-    struct last_step l = {NULL, 0, false};
+    struct last_step l = {NULL, 0, false, NULL};
     uint32_t big;
 
     (void)state;
@@ -5311,7 +5312,7 @@ static void test_time_bound_data_sweep(void **state)
     struct ces_graph *g = mk(ctx, 1, 1);
     struct ces_check_opts o;
     struct ces_check_report *r = NULL;
-    struct last_step l = {NULL, 1, false};
+    struct last_step l = {NULL, 1, false, "sweeping the data accesses"};
 
     (void)state;
     assert_int_equal(ces_graph_add_buffer(g, "a", 9000, NULL), CES_OK);
@@ -5332,6 +5333,46 @@ static void test_time_bound_data_sweep(void **state)
                         "time bound 1 s reached before the search: the checker's model (1 "
                         "stream, 72000 ops unrolled) was not built by then");
     assert_string_equal(l.step, "sweeping the data accesses");
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The produces and the consumes with '==' of every replay were sorted for
+ * expected_runs by qsort(3), which reads no clock: 6 million of them (one
+ * rank's 2,000 produces and a consume, replayed 3,000 times) took 2.1 s,
+ * so `cesync check --max-seconds 1.6` stopped at 3.9 s.  The sort now
+ * ticks for each item a partition passes, a step of its own: a graph
+ * phase of a produce, a copy and a consume replayed 100,000 times, the
+ * progress sleeping past a bound of 1 s at its first line in the sort,
+ * and the building stops there with the bound's message. */
+static void test_time_bound_expected_sort(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 1, 1);
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    struct last_step l = {NULL, 1, false, "sorting the expected data"};
+
+    (void)state;
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 100000), CES_OK);
+    op(g, 0, PR(0, SEND, 0, 0, 16));
+    op(g, 0, CP(0, SEND, 0, 0, RECV, 0, 0, 16));
+    op(g, 0, CO(0, RECV, 0, 0, 16, SEND, 0, 0));
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_check_opts_init(&o);
+    o.max_seconds = l.bound;
+    o.build_progress = last_step_build;
+    o.progress_ud = &l;
+    o.progress_seconds = 1e-9;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    assert_true(l.slept);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "time bound 1 s reached before the search: the checker's model (1 "
+                        "stream, 300000 ops unrolled) was not built by then");
+    assert_string_equal(l.step, "sorting the expected data");
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -7166,6 +7207,7 @@ int main(void)
         cmocka_unit_test(test_time_bound_delay_graph),
         cmocka_unit_test(test_time_bound_model_tables),
         cmocka_unit_test(test_time_bound_expected_runs),
+        cmocka_unit_test(test_time_bound_expected_sort),
         cmocka_unit_test(test_time_bound_data_sweep),
         cmocka_unit_test(test_time_bound_spent),
         cmocka_unit_test(test_bound_initial_state),
