@@ -947,6 +947,57 @@ static void test_three_waits_edge(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Where written_before takes a wait that the initial 0 passes to pass on a
+ * write, no pass goes missing: an earlier wait on the rank's other stream
+ * (ordered by a record and an await; one process only under --queues 0,0,
+ * else left out: r2's 1 is drawn to the third wait too), an earlier wait of
+ * the block's previous replay, a reset to 0 in an earlier phase, a reset by
+ * the wait's own rank from its other stream, the earlier wait that fails 0
+ * nine waits back (past DOT_TAKEN_LOOK: r2's 1 drawn too) and one of the
+ * previous block's later replay.  Edges to waits and the wrong ones pinned
+ * per configuration (dot, check, --queues 0,0, a delayed write). */
+static void test_written_before_shapes(void **state)
+{
+    static const char *const tails[] = {
+        "phase eager x1\nr0 s1 : wait f[0] == 1\nr0 s1 : record e0\nr0 : await e0\n"
+        "r0 : wait f[0] == 0\nr0 : wait f[0] >= 1\nr1 : write f[0]@0 = 1\n"
+        "r2 : write f[0]@0 = 1\nr2 : write f[0]@0 = 0\n",
+        "phase graph x3\nr0 : wait f[0] == 0\nr0 : wait f[0] == 1\nr0 : wait f[0] >= 1\n"
+        "r1 : write f[0]@0 = 1\nr1 : write f[0]@0 = 0\nr2 : write f[0]@0 = 1\n",
+        "phase eager x1\nr0 : wait f[0] == 1\nr1 : write f[0]@0 = 1\nr2 : write f[0]@0 = 0\n"
+        "phase eager x1\nr0 : wait f[0] == 0\nr0 : wait f[0] >= 1\nr2 : write f[0]@0 = 1\n"
+        "r1 : write f[0]@0 = 1\n",
+        "phase eager x1\nr0 : wait f[0] == 1\nr0 s1 : write f[0]@0 = 0\nr0 : wait f[0] == 0\n"
+        "r0 : wait f[0] >= 1\nr1 : write f[0]@0 = 1\nr2 : write f[0]@0 = 1\n",
+        "phase eager x1\nr0 : wait f[0] == 1\nr0 : wait f[0] >= 0\nr0 : wait f[0] >= 0\n"
+        "r0 : wait f[0] >= 0\nr0 : wait f[0] >= 0\nr0 : wait f[0] >= 0\n"
+        "r0 : wait f[0] >= 0\nr0 : wait f[0] >= 0\nr0 : wait f[0] >= 0\n"
+        "r0 : wait f[0] == 0\nr0 : wait f[0] >= 1\nr1 : write f[0]@0 = 1\n"
+        "r2 : write f[0]@0 = 1\nr2 : write f[0]@0 = 0\n",
+        "phase graph x3\nr0 : wait f[0] == 1\nr1 : write f[0]@0 = 1\nr2 : write f[0]@0 = 0\n"
+        "phase eager x1\nr0 : wait f[0] == 0\nr0 : wait f[0] >= 1\nr1 : write f[0]@0 = 0\n"
+        "r2 : write f[0]@0 = 1\n"};
+    static const uint64_t edges[][4] = {{5, 5, 4, 5}, {5, 5, 5, 10},     {3, 3, 3, 3},
+                                        {5, 5, 5, 5}, {21, 21, 21, 21}, {3, 3, 3, 4}};
+    static const uint64_t wrong[][4] = {{1, 1, 0, 1}, {0, 0, 0, 0}, {0, 0, 0, 0},
+                                        {0, 0, 0, 0}, {1, 1, 1, 1}, {0, 0, 0, 0}};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (uint32_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+        struct edge_sum sum[4];
+
+        edge_tail(ctx, tails[i], sum);
+        for (uint32_t k = 0; k < 4; k++) {
+            assert_int_equal(sum[k].edges, edges[i][k]);
+            assert_int_equal(sum[k].wrong, wrong[i][k]);
+            assert_int_equal(sum[k].missing, 0);
+        }
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Seeds of edge_mixed that test_mixed_edges checks besides 0..EDGE_MIXED-1,
  * found among 0..999 with a wrong edge before written_before (269 and 845)
  * or with one left (see test_mixed_edges). */
@@ -1045,6 +1096,7 @@ int main(void)
         cmocka_unit_test(test_order_edges),
         cmocka_unit_test(test_taken_write_edge),
         cmocka_unit_test(test_written_before_edge),
+        cmocka_unit_test(test_written_before_shapes),
         cmocka_unit_test(test_three_waits_edge),
         cmocka_unit_test(test_mixed_edges),
     };
