@@ -2380,7 +2380,8 @@ static void order_twice(struct dot_order *o, const struct dot_ow *slot, const st
 /* At most this many writes of one process into a slot are looked at, one
  * by one, for one that order_taken's waits may pass on (`==` then finds it
  * among all of them by o->wv); past them order_taken leaves its wait as it
- * is. */
+ * is.  As many of a process's waits into a slot before a wait are looked
+ * at for one that fails the slot's initial 0 (written_before). */
 #define DOT_TAKEN_LOOK 8
 
 /* Whether every execution has written slot `slot` (of width `width`)
@@ -2504,8 +2505,8 @@ static void order_taken(struct dot_order *o, const struct dot_ow *slot, const st
         const uint32_t *wc = first[t] != SIZE_MAX ? ow_clock(o, first[t]) : NULL;
         bool may = false;
 
-        /* a later write of its own run that y may pass on: y's latest of
-         * the run is that one or after it */
+        /* that write or a later one of its run that y may pass on: y's
+         * latest of the run is that one or after it */
         for (size_t i = first[t], m = 0; wc != NULL && !may && i < o->group[t + 1] &&
                                           m < DOT_TAKEN_LOOK; i++, m++, o->work++)
             may = ces_wait_holds(width, wt->cmp, o->w[i].value, wt->value) &&

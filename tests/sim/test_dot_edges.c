@@ -21,7 +21,9 @@
  * it counting to 1 (the other ranks' ops and places are the same).
  * CES_EDGE_SEEDS=N checks seeds 0..N-1 and CES_EDGE_SEED=S seed S alone
  * (the counts pinned for the default alone); CES_EDGE_PRINT=1 prints each
- * schedule (counting to 1), its delay and its states.
+ * schedule (counting to 1), its delay and its states.  A second generator
+ * (edge_mixed, test_mixed_edges) puts more waits of one rank into one slot;
+ * CES_EDGE_MIXED, CES_EDGE_MIXED_FROM and CES_EDGE_FILE pick what it checks.
  */
 #include "ces_test.h"
 #include "../../backend/sim/internal.h"
