@@ -1604,8 +1604,10 @@ static int push_dacc(struct sim_model *m, struct ces_vec *v, const struct ces_re
  * segment of it has two processes (a write), or two processes and a
  * write (a read; a superset: the write may be its own process's, and is
  * then a conflict of that op).  Raises clock_end past each conflicting
- * access.  A tick for each segment and each access, 64 at a time (a map
- * can have millions): SIM_LATE once the time bound passed. */
+ * access.  A tick for each segment and each access, 64 at a time, and
+ * sort_late's in the sorts of the ends (a map can have millions): SIM_LATE
+ * once the time bound passed.  The order of accesses with the same lo, or
+ * of ends with the same hi, changes no count. */
 static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, uint32_t *cnt)
 {
     /* one block: the ends xs[2n], the (hi, index) pairs ends[2n], then the
@@ -1628,7 +1630,10 @@ static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, ui
         ends[2 * i] = a[i].hi; /* (hi, index) pairs sorted by hi */
         ends[2 * i + 1] = i;
     }
-    qsort(xs, nx, sizeof(uint64_t), ces_cmp_u64);
+    if (sort_late(m, xs, nx, sizeof(uint64_t), ces_cmp_u64) != CES_OK) {
+        rc = SIM_LATE;
+        goto out;
+    }
     {
         size_t u = 0;
 
@@ -1637,7 +1642,10 @@ static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, ui
                 xs[u++] = xs[i];
         nx = u;
     }
-    qsort(ends, n, 2 * sizeof(uint64_t), ces_cmp_u64);
+    if (sort_late(m, ends, n, 2 * sizeof(uint64_t), ces_cmp_u64) != CES_OK) {
+        rc = SIM_LATE;
+        goto out;
+    }
     /* segment i = [xs[i], xs[i+1]); pw/pr count the segments before i
      * where a write / a read conflicts */
     pw[0] = pr[0] = 0;
@@ -1753,8 +1761,10 @@ static int data_ends(struct sim_model *m)
         cnt = zalloc(m, m->nproc, sizeof(uint32_t));
         if (cnt == NULL)
             rc = nomem(m->ctx);
-        if (rc == CES_OK)
-            qsort(v.data, v.len, sizeof(struct dacc), cmp_dacc_lo);
+        if (rc == CES_OK) {
+            begin(m, "sorting the data accesses", 0);
+            rc = sort_late(m, v.data, v.len, sizeof(struct dacc), cmp_dacc_lo);
+        }
         begin(m, "sweeping the data accesses", v.len);
         for (size_t i = 0, j; i < v.len && rc == CES_OK; i = j) {
             const struct dacc *a = &CES_VEC_AT(&v, struct dacc, i);

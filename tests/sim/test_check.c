@@ -5300,21 +5300,19 @@ static void test_time_bound_expected_runs(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* The sweep of the data accesses (data_ends: each map's, sorted, for the
- * accesses that can conflict) read no clock: 9,000 one-byte copies in a
- * graph phase of 8 replays, 144,000 accesses, and a bound that passed in
- * that sweep was seen by the search only.  It now ticks for each segment
- * and access: the building stops in the sweep with the bound's message. */
-static void test_time_bound_data_sweep(void **state)
+/* 9,000 one-byte copies in a graph phase of 8 replays, 144,000 data
+ * accesses, checked under a bound of 1 s whose progress sleeps past it at
+ * its first line in the building step `at`: the building stops in that
+ * step with the bound's message. */
+static void data_accesses_stop(const char *at)
 {
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = mk(ctx, 1, 1);
     struct ces_check_opts o;
     struct ces_check_report *r = NULL;
-    struct last_step l = {NULL, 1, false, "sweeping the data accesses"};
+    struct last_step l = {NULL, 1, false, at};
 
-    (void)state;
     assert_int_equal(ces_graph_add_buffer(g, "a", 9000, NULL), CES_OK);
     assert_int_equal(ces_graph_add_buffer(g, "b", 9000, NULL), CES_OK);
     assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 8), CES_OK);
@@ -5332,10 +5330,30 @@ static void test_time_bound_data_sweep(void **state)
     assert_string_equal(ces_ctx_last_error(ctx),
                         "time bound 1 s reached before the search: the checker's model (1 "
                         "stream, 72000 ops unrolled) was not built by then");
-    assert_string_equal(l.step, "sweeping the data accesses");
+    assert_string_equal(l.step, at);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
+}
+
+/* The sweep of the data accesses (data_ends: each map's, sorted, for the
+ * accesses that can conflict) read no clock, and a bound that passed in
+ * that sweep was seen by the search only.  It now ticks for each segment
+ * and access: the building stops in the sweep with the bound's message. */
+static void test_time_bound_data_sweep(void **state)
+{
+    (void)state;
+    data_accesses_stop("sweeping the data accesses");
+}
+
+/* The sort of the data accesses by map and start (data_ends) was qsort(3),
+ * which reads no clock: a bound that passed in it was seen in the sweep
+ * after it only.  It is now sort_late, a step of its own: the building
+ * stops there with the bound's message. */
+static void test_time_bound_data_sort(void **state)
+{
+    (void)state;
+    data_accesses_stop("sorting the data accesses");
 }
 
 /* The produces and the consumes with '==' of every replay were sorted for
@@ -7209,6 +7227,7 @@ int main(void)
         cmocka_unit_test(test_time_bound_expected_runs),
         cmocka_unit_test(test_time_bound_expected_sort),
         cmocka_unit_test(test_time_bound_data_sweep),
+        cmocka_unit_test(test_time_bound_data_sort),
         cmocka_unit_test(test_time_bound_spent),
         cmocka_unit_test(test_bound_initial_state),
         cmocka_unit_test(test_progress_since_call),
