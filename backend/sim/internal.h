@@ -446,6 +446,15 @@ void ces_sim_fmt_bytes(char *buf, size_t size, uint64_t bytes);
 /* The report's "statistics:" line of s: a rate (states/s searching,
  * executions/s sampling; none of a replay) only of 0.0005 s or more. */
 void ces_sim_sb_stats(struct ces_sb *sb, const struct ces_check_stats *s);
+/* Sorts b[0, n) of `size` bytes (64 at most) by cmp as qsort(3) does, in
+ * place: a quicksort (median of three, by insertion under 16 items) that
+ * takes a heapsort where it goes 2 log2 n partitions deep, with a tick of
+ * m's time bound for each item that a partition passes and for each the
+ * heap gives out (qsort reads no clock, and sorting millions of items
+ * takes seconds): SIM_LATE once the bound passed, the items then in some
+ * order. */
+int ces_sim_sort_late(struct sim_model *m, void *b, size_t n, size_t size,
+                      int (*cmp)(const void *, const void *));
 void ces_sim_model_destroy(struct sim_model *m);
 void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos,
                  struct ces_check_pos *out);

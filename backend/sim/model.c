@@ -999,7 +999,7 @@ static uint32_t wait_kind(const struct sim_model *m, uint32_t x, uint32_t t)
     return geq ? SIM_WS_GEQ : eq ? SIM_WS_EQ : run ? SIM_WS_EQRUN : SIM_WS_WALK;
 }
 
-/* The sort of sort_late: items of `size` bytes (SORT_ITEM at most). */
+/* The sort of ces_sim_sort_late: items of `size` bytes (SORT_ITEM at most). */
 #define SORT_ITEM 64u
 
 static void swap_items(char *a, char *b, size_t size)
@@ -1024,7 +1024,7 @@ static void sift_down(char *b, size_t i, size_t n, size_t size,
     }
 }
 
-/* sort_late's sort of b[0, n): a quicksort (median of three, by
+/* ces_sim_sort_late's sort of b[0, n): a quicksort (median of three, by
  * insertion under 16 items), a heapsort where it goes `depth` partitions
  * deep. */
 static int sort_part(struct sim_model *m, char *b, size_t n, size_t size,
@@ -1086,13 +1086,9 @@ static int sort_part(struct sim_model *m, char *b, size_t n, size_t size,
     return CES_OK;
 }
 
-/* Sorts b[0, n) of `size` bytes by cmp as qsort(3) does, in place, a
- * tick for each item that a partition passes and for each the heap takes
- * out (qsort reads no clock, and sorting millions of items takes
- * seconds): SIM_LATE once the time bound passed, the items then in some
- * order. */
-static int sort_late(struct sim_model *m, void *b, size_t n, size_t size,
-                     int (*cmp)(const void *, const void *))
+/* (internal.h) */
+int ces_sim_sort_late(struct sim_model *m, void *b, size_t n, size_t size,
+                      int (*cmp)(const void *, const void *))
 {
     unsigned depth = 0;
 
@@ -1152,7 +1148,7 @@ static int index_values(struct sim_model *m)
         /* (within a group the indices follow the positions) */
         for (uint32_t i = g->lo; i < g->hi; i++)
             t[i - g->lo] = (struct vidx){m->wr[i].value, i};
-        if (sort_late(m, t, g->hi - g->lo, sizeof(struct vidx), cmp_vidx) != CES_OK) {
+        if (ces_sim_sort_late(m, t, g->hi - g->lo, sizeof(struct vidx), cmp_vidx) != CES_OK) {
             zfree(m, t, most, sizeof(struct vidx));
             return SIM_LATE;
         }
@@ -1216,7 +1212,7 @@ static int index_awaits(struct sim_model *m)
 
             t[i] = (struct awkey){o->op->event, rec->proc, rec->pos, m->aw[lo + i]};
         }
-        if (sort_late(m, t, n, sizeof(struct awkey), cmp_awkey) != CES_OK) {
+        if (ces_sim_sort_late(m, t, n, sizeof(struct awkey), cmp_awkey) != CES_OK) {
             rc = SIM_LATE;
             goto out;
         }
@@ -1605,9 +1601,9 @@ static int push_dacc(struct sim_model *m, struct ces_vec *v, const struct ces_re
  * write (a read; a superset: the write may be its own process's, and is
  * then a conflict of that op).  Raises clock_end past each conflicting
  * access.  A tick for each segment and each access, 64 at a time, and
- * sort_late's in the sorts of the ends (a map can have millions): SIM_LATE
- * once the time bound passed.  The order of accesses with the same lo, or
- * of ends with the same hi, changes no count. */
+ * ces_sim_sort_late's in the sorts of the ends (a map can have millions):
+ * SIM_LATE once the time bound passed.  The order of accesses with the
+ * same lo, or of ends with the same hi, changes no count. */
 static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, uint32_t *cnt)
 {
     /* one block: the ends xs[2n], the (hi, index) pairs ends[2n], then the
@@ -1630,7 +1626,7 @@ static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, ui
         ends[2 * i] = a[i].hi; /* (hi, index) pairs sorted by hi */
         ends[2 * i + 1] = i;
     }
-    if (sort_late(m, xs, nx, sizeof(uint64_t), ces_cmp_u64) != CES_OK) {
+    if (ces_sim_sort_late(m, xs, nx, sizeof(uint64_t), ces_cmp_u64) != CES_OK) {
         rc = SIM_LATE;
         goto out;
     }
@@ -1642,7 +1638,7 @@ static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, ui
                 xs[u++] = xs[i];
         nx = u;
     }
-    if (sort_late(m, ends, n, 2 * sizeof(uint64_t), ces_cmp_u64) != CES_OK) {
+    if (ces_sim_sort_late(m, ends, n, 2 * sizeof(uint64_t), ces_cmp_u64) != CES_OK) {
         rc = SIM_LATE;
         goto out;
     }
@@ -1763,7 +1759,7 @@ static int data_ends(struct sim_model *m)
             rc = nomem(m->ctx);
         if (rc == CES_OK) {
             begin(m, "sorting the data accesses", 0);
-            rc = sort_late(m, v.data, v.len, sizeof(struct dacc), cmp_dacc_lo);
+            rc = ces_sim_sort_late(m, v.data, v.len, sizeof(struct dacc), cmp_dacc_lo);
         }
         begin(m, "sweeping the data accesses", v.len);
         for (size_t i = 0, j; i < v.len && rc == CES_OK; i = j) {
@@ -1922,7 +1918,7 @@ static int expected_runs(struct sim_model *m)
     }
     if (rc == CES_OK) {
         begin(m, "sorting the expected data", 0);
-        rc = sort_late(m, ev.data, ev.len, sizeof(struct prodcons), cmp_prodcons);
+        rc = ces_sim_sort_late(m, ev.data, ev.len, sizeof(struct prodcons), cmp_prodcons);
     }
     if (rc == CES_OK)
         rc = runs_check(m, &ev);

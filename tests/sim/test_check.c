@@ -5396,6 +5396,141 @@ static void test_time_bound_expected_sort(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* An item of test_sort_late_as_qsort: a key with ties and the item's
+ * place before the sort (unique, so that the order by both is total). */
+struct sort_item {
+    uint64_t key;
+    uint32_t at, pad;
+};
+
+static uint64_t sort_cmps;
+
+static int cmp_sort_key(const void *pa, const void *pb)
+{
+    const struct sort_item *a = pa, *b = pb;
+
+    sort_cmps++;
+    return a->key < b->key ? -1 : a->key > b->key;
+}
+
+static int cmp_sort_item(const void *pa, const void *pb)
+{
+    const struct sort_item *a = pa, *b = pb;
+    int c = cmp_sort_key(pa, pb);
+
+    return c != 0 ? c : a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* McIlroy's adversary ("A killer adversary for quicksort", 1999): the
+ * values of the items (indices into sort_val) are fixed only as a sort
+ * compares them, each pair of unfixed ones so that the pivot candidate
+ * stays the least; sort_gas marks an unfixed one. */
+static uint32_t *sort_val, sort_gas, sort_fixed, sort_cand;
+
+static int cmp_sort_killer(const void *pa, const void *pb)
+{
+    uint32_t x = *(const uint32_t *)pa, y = *(const uint32_t *)pb;
+
+    sort_cmps++;
+    if (sort_val[x] == sort_gas && sort_val[y] == sort_gas)
+        sort_val[x == sort_cand ? x : y] = sort_fixed++;
+    if (sort_val[x] == sort_gas)
+        sort_cand = x;
+    else if (sort_val[y] == sort_gas)
+        sort_cand = y;
+    return sort_val[x] < sort_val[y] ? -1 : sort_val[x] > sort_val[y];
+}
+
+/* ces_sim_sort_late, the building's sort that reads the time bound, gives
+ * what qsort(3) gives for an order that is total (the building's are: a
+ * sequence number, an index or a position breaks the ties), and sorts by
+ * an order with ties: sizes 0 to 5,000 (its insertion sort under 16
+ * items, its partitions above), random keys of 8 and 1,000 values, all
+ * equal, sorted, reversed, organ-pipe and sawtooth.  The adversary that
+ * drives a quicksort of median of three to n^2 / 4 comparisons gets its
+ * heapsort, under 5 n log2 n of them for 20,000 items; a passed bound
+ * stops it at its first partition, every item still there. */
+static void test_sort_late_as_qsort(void **state)
+{
+    static const size_t sizes[] = {0, 1, 2, 3, 4, 5, 15, 16, 17, 18, 33, 100, 1000, 5000};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 1, 1);
+    struct ces_check_opts o;
+    struct sim_model *m = NULL;
+    struct sort_item *a = malloc(5000 * sizeof(*a)), *b = malloc(5000 * sizeof(*b));
+    uint32_t *k = malloc(20000 * sizeof(*k));
+    uint64_t rng = 71, lg = 0;
+
+    (void)state;
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(k);
+    op(g, 0, K(CES_OP_FENCE, 0));
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_check_opts_init(&o);
+    assert_int_equal(ces_sim_model_build(ctx, g, &o, ces_graph_streams(g), &m, NULL), CES_OK);
+    for (int kind = 0; kind < 7; kind++) {
+        for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+            size_t n = sizes[si];
+
+            for (size_t i = 0; i < n; i++) {
+                uint64_t v = kind == 0 ? (rng = rng * 6364136223846793005u + 1) >> 61
+                           : kind == 1 ? (rng = rng * 6364136223846793005u + 1) >> 33
+                           : kind == 2 ? 7
+                           : kind == 3 ? i
+                           : kind == 4 ? n - i
+                           : kind == 5 ? (i < n / 2 ? i : n - i)
+                                       : i % 2 == 0 ? i : n - i;
+
+                a[i] = (struct sort_item){v % 1000, (uint32_t)i, 0};
+            }
+            memcpy(b, a, n * sizeof(*a));
+            qsort(b, n, sizeof(*b), cmp_sort_item);
+            assert_int_equal(ces_sim_sort_late(m, a, n, sizeof(*a), cmp_sort_item), CES_OK);
+            assert_memory_equal(a, b, n * sizeof(*a));
+            /* by the key alone: sorted, and the same items */
+            for (size_t i = 0; i < n; i++)
+                a[i] = b[(i * 7919) % n];
+            assert_int_equal(ces_sim_sort_late(m, a, n, sizeof(*a), cmp_sort_key), CES_OK);
+            for (size_t i = 1; i < n; i++)
+                assert_true(a[i - 1].key <= a[i].key);
+            qsort(a, n, sizeof(*a), cmp_sort_item);
+            assert_memory_equal(a, b, n * sizeof(*a));
+        }
+    }
+    sort_val = malloc(20000 * sizeof(*sort_val));
+    assert_non_null(sort_val);
+    sort_gas = 20000;
+    for (uint32_t i = 0; i < 20000; i++) {
+        k[i] = i;
+        sort_val[i] = sort_gas;
+    }
+    sort_cmps = 0;
+    assert_int_equal(ces_sim_sort_late(m, k, 20000, sizeof(*k), cmp_sort_killer), CES_OK);
+    for (size_t x = 20000; x > 1; x /= 2)
+        lg++;
+    assert_true(sort_cmps < 5 * 20000 * lg);
+    for (uint32_t i = 1; i < 20000; i++)
+        assert_true(sort_val[k[i - 1]] < sort_val[k[i]]);
+    /* a passed bound: SIM_LATE, the items only moved */
+    for (size_t i = 0; i < 5000; i++)
+        b[i] = a[i] = (struct sort_item){5000 - i, (uint32_t)i, 0};
+    m->timed_out = true;
+    assert_int_equal(ces_sim_sort_late(m, a, 5000, sizeof(*a), cmp_sort_item), SIM_LATE);
+    m->timed_out = false;
+    qsort(a, 5000, sizeof(*a), cmp_sort_item);
+    qsort(b, 5000, sizeof(*b), cmp_sort_item);
+    assert_memory_equal(a, b, 5000 * sizeof(*a));
+    free(sort_val);
+    free(k);
+    free(b);
+    free(a);
+    ces_sim_model_destroy(m);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* spent_seconds (`cesync check` passes the seconds its expansion of the
  * schedule took): the time bound leaves the check what they left, and a
  * check they left none stops before its search, the message saying so;
@@ -7226,6 +7361,7 @@ int main(void)
         cmocka_unit_test(test_time_bound_model_tables),
         cmocka_unit_test(test_time_bound_expected_runs),
         cmocka_unit_test(test_time_bound_expected_sort),
+        cmocka_unit_test(test_sort_late_as_qsort),
         cmocka_unit_test(test_time_bound_data_sweep),
         cmocka_unit_test(test_time_bound_data_sort),
         cmocka_unit_test(test_time_bound_spent),
