@@ -2385,21 +2385,29 @@ static void order_twice(struct dot_order *o, const struct dot_ow *slot, const st
 #define DOT_TAKEN_LOOK 8
 
 /* Whether every execution has written slot `slot` (of width `width`)
- * before its wait of process p at place pos passes: one of the latest
- * DOT_TAKEN_LOOK waits of p into it before that one fails the slot's
- * initial 0, so it passed on a write, and the wait does not pass on the
- * initial 0.  r0 waiting f == 1, then f == 0: the second passes on a write
- * of 0, not on the initial 0, where the first passed on a 1. */
+ * before its wait of process p at place pos passes: of each process q of
+ * the slot's waits, one of the latest DOT_TAKEN_LOOK of q's waits into it
+ * that come before that one (p's before pos, another's before at[q], the
+ * wait's clock or a bound below it) fails the slot's initial 0, so it
+ * passed on a write, and the wait does not pass on the initial 0.  r0
+ * waiting f == 1, then f == 0: the second passes on a write of 0, not on
+ * the initial 0, where the first passed on a 1; as where the first is on
+ * r0's other stream and a record and an await order it before. */
 static bool written_before(const struct dot_order *o, const struct dot_ow *slot, uint32_t p,
-                           uint32_t pos, uint32_t width)
+                           uint32_t pos, const uint32_t *at, uint32_t width)
 {
     size_t lo = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, false);
-    size_t k = ow_at(o->x, lo, bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, true), p,
-                     pos);
+    size_t hi = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, true);
 
-    for (uint32_t m = 0; m < DOT_TAKEN_LOOK && k > lo && o->x[k - 1].proc == p; m++, k--) {
-        if (!ces_wait_holds(width, o->x[k - 1].cmp, 0, o->x[k - 1].value))
-            return true;
+    for (size_t i = lo, end; i < hi; i = end) {
+        uint32_t q = o->x[i].proc;
+        size_t k = ow_at(o->x, i, hi, q, q == p ? pos : at[q]);
+
+        end = ow_at(o->x, k, hi, q, UINT32_MAX);
+        for (uint32_t m = 0; m < DOT_TAKEN_LOOK && k > i; m++, k--) {
+            if (!ces_wait_holds(width, o->x[k - 1].cmp, 0, o->x[k - 1].value))
+                return true;
+        }
     }
     return false;
 }
@@ -2476,7 +2484,7 @@ static void order_taken(struct dot_order *o, const struct dot_ow *slot, const st
     uop.cmp = u->cmp;
     uop.value = u->value;
     zero = ces_wait_holds(width, u->cmp, 0, u->value) &&
-           !written_before(o, slot, u->proc, u->pos, width);
+           !written_before(o, slot, u->proc, u->pos, uc, width);
     o->work += ng;
     for (uint32_t t = 0; t < ng; t++) { /* u's first of each run */
         size_t glo = o->group[t], ghi = o->group[t + 1], i;
@@ -2602,7 +2610,7 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
         o->work += (uint64_t)ng * (ng + n);
         /* no write before it: it may pass on the slot's initial 0 */
         zero = !seen && ces_wait_holds(width, op->cmp, 0, op->value) &&
-               !written_before(o, &slot, x->proc, x->pos, width);
+               !written_before(o, &slot, x->proc, x->pos, low, width);
         for (uint32_t t = 0; t < ng && !zero; t++) {
             size_t i = first_seen(o, t, ng, op, width, 0);
             uint32_t q;
