@@ -5300,24 +5300,18 @@ static void test_time_bound_expected_runs(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* 9,000 one-byte copies in a graph phase of 8 replays, 144,000 data
- * accesses, checked under a bound of 1 s whose progress sleeps past it at
- * its first line in the building step `at`: the building stops in that
- * step with the bound's message. */
-static void data_accesses_stop(const char *at)
+/* Checks g (one stream, `unrolled` ops once unrolled) under a bound of 1 s
+ * whose progress sleeps past it at its first line in the building step
+ * `at`: the building stops in that step with the bound's message.  Ends
+ * g and ctx. */
+static void building_stops(struct ces_ctx *ctx, struct ces_test_alloc *st, struct ces_graph *g,
+                           const char *at, unsigned unrolled)
 {
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_graph *g = mk(ctx, 1, 1);
     struct ces_check_opts o;
     struct ces_check_report *r = NULL;
     struct last_step l = {NULL, 1, false, at};
+    char want[160];
 
-    assert_int_equal(ces_graph_add_buffer(g, "a", 9000, NULL), CES_OK);
-    assert_int_equal(ces_graph_add_buffer(g, "b", 9000, NULL), CES_OK);
-    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 8), CES_OK);
-    for (uint64_t k = 0; k < 9000; k++)
-        op(g, 0, CP(0, 2, 0, k, 3, 0, k, 1));
     assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
     ces_check_opts_init(&o);
     o.max_seconds = l.bound;
@@ -5327,13 +5321,31 @@ static void data_accesses_stop(const char *at)
     assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
     assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
     assert_true(l.slept);
-    assert_string_equal(ces_ctx_last_error(ctx),
-                        "time bound 1 s reached before the search: the checker's model (1 "
-                        "stream, 72000 ops unrolled) was not built by then");
+    snprintf(want, sizeof(want),
+             "time bound 1 s reached before the search: the checker's model (1 stream, %u ops "
+             "unrolled) was not built by then",
+             unrolled);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
     assert_string_equal(l.step, at);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
-    ces_test_ctx_end(ctx, &st);
+    ces_test_ctx_end(ctx, st);
+}
+
+/* 9,000 one-byte copies in a graph phase of 8 replays, 144,000 data
+ * accesses, the building stopped in step `at` (building_stops). */
+static void data_accesses_stop(const char *at)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 1, 1);
+
+    assert_int_equal(ces_graph_add_buffer(g, "a", 9000, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "b", 9000, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 8), CES_OK);
+    for (uint64_t k = 0; k < 9000; k++)
+        op(g, 0, CP(0, 2, 0, k, 3, 0, k, 1));
+    building_stops(ctx, &st, g, at, 72000);
 }
 
 /* The sweep of the data accesses (data_ends: each map's, sorted, for the
@@ -5369,31 +5381,13 @@ static void test_time_bound_expected_sort(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = mk(ctx, 1, 1);
-    struct ces_check_opts o;
-    struct ces_check_report *r = NULL;
-    struct last_step l = {NULL, 1, false, "sorting the expected data"};
 
     (void)state;
     assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 100000), CES_OK);
     op(g, 0, PR(0, SEND, 0, 0, 16));
     op(g, 0, CP(0, SEND, 0, 0, RECV, 0, 0, 16));
     op(g, 0, CO(0, RECV, 0, 0, 16, SEND, 0, 0));
-    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
-    ces_check_opts_init(&o);
-    o.max_seconds = l.bound;
-    o.build_progress = last_step_build;
-    o.progress_ud = &l;
-    o.progress_seconds = 1e-9;
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
-    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
-    assert_true(l.slept);
-    assert_string_equal(ces_ctx_last_error(ctx),
-                        "time bound 1 s reached before the search: the checker's model (1 "
-                        "stream, 300000 ops unrolled) was not built by then");
-    assert_string_equal(l.step, "sorting the expected data");
-    ces_check_report_destroy(r);
-    ces_graph_destroy(g);
-    ces_test_ctx_end(ctx, &st);
+    building_stops(ctx, &st, g, "sorting the expected data", 300000);
 }
 
 /* An item of test_sort_late_as_qsort: a key with ties and the item's

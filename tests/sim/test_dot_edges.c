@@ -171,6 +171,19 @@ static void edge_schedule(uint64_t seed, uint32_t counter, struct edge_text *t,
     }
 }
 
+/* The text of a schedule whose rank 3 counts c to `counter`, then `tail`. */
+static void edge_counted(struct edge_text *t, uint32_t counter, const char *tail)
+{
+    t->len = 0;
+    put(t, "cesync 1\nranks 4\nstreams 2\nsignal f u32 1\nsignal g u32 1\nsignal c u32 1\n"
+           "phase eager x1\n");
+    for (uint32_t k = 1; k <= counter; k++)
+        put(t, "r3 : write c[0]@3 = %u\n", k);
+    for (uint32_t k = 1; k <= counter; k++)
+        put(t, "r3 s1 : wait c[0] >= %u\n", k);
+    put(t, "%s", tail);
+}
+
 /* The mixed schedule of `seed` (test_mixed_edges), its rank 3 counting c
  * to `counter` as edge_schedule's: 1-2 phases, each a graph phase replayed
  * 2-3 times or an eager one of 1-2 iterations.  r1 and r2 (1-3 ops each)
@@ -185,13 +198,7 @@ static void edge_mixed(uint64_t seed, uint32_t counter, struct edge_text *t)
     uint64_t s = seed ^ UINT64_C(0x5851f42d4c957f2d);
     uint32_t nph = 1 + (edge_pick(&s, 3) == 0);
 
-    t->len = 0;
-    put(t, "cesync 1\nranks 4\nstreams 2\nsignal f u32 1\nsignal g u32 1\nsignal c u32 1\n"
-           "phase eager x1\n");
-    for (uint32_t k = 1; k <= counter; k++)
-        put(t, "r3 : write c[0]@3 = %u\n", k);
-    for (uint32_t k = 1; k <= counter; k++)
-        put(t, "r3 s1 : wait c[0] >= %u\n", k);
+    edge_counted(t, counter, "");
     for (uint32_t ph = 0; ph < nph; ph++) {
         uint32_t kind = edge_pick(&s, 4), nw = 2 + edge_pick(&s, nph == 1 ? 4 : 2);
         uint32_t reps = kind == 0 ? 2 + edge_pick(&s, 2) : kind == 1 ? 2 : 1, nv = 0;
@@ -796,19 +803,6 @@ static void test_order_edges(void **state)
     }
     free(text);
     ces_test_ctx_end(ctx, &st);
-}
-
-/* The text of a schedule whose rank 3 counts c to `counter`, then `tail`. */
-static void edge_counted(struct edge_text *t, uint32_t counter, const char *tail)
-{
-    t->len = 0;
-    put(t, "cesync 1\nranks 4\nstreams 2\nsignal f u32 1\nsignal g u32 1\nsignal c u32 1\n"
-           "phase eager x1\n");
-    for (uint32_t k = 1; k <= counter; k++)
-        put(t, "r3 : write c[0]@3 = %u\n", k);
-    for (uint32_t k = 1; k <= counter; k++)
-        put(t, "r3 s1 : wait c[0] >= %u\n", k);
-    put(t, "%s", tail);
 }
 
 /* An edge the picture drew wrong, held right: r0 waits f == 2, then

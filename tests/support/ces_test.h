@@ -45,6 +45,10 @@ char *ces_test_read_file(const char *path, size_t *len);
  * allocator, its length in *len where len is not NULL) or fails the test;
  * the stream stays open. */
 char *ces_test_read_stream(FILE *f, size_t *len);
+/* Reads descriptor fd until a read gives nothing or fails (a terminal's
+ * master fails once every slave is closed), as ces_test_read_stream does;
+ * fd stays open. */
+char *ces_test_read_fd(int fd, size_t *len);
 
 /* Lists files in a fixtures subdirectory with a suffix, sorted; returns the
  * count, paths in *out (malloc'd array of malloc'd strings). */

@@ -118,6 +118,30 @@ char *ces_test_read_stream(FILE *f, size_t *len)
     return buf;
 }
 
+char *ces_test_read_fd(int fd, size_t *len)
+{
+    char chunk[4096], *buf = calloc(1, 1);
+    size_t used = 0;
+
+    assert_non_null(buf);
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof(chunk));
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        buf = realloc(buf, used + (size_t)n + 1);
+        assert_non_null(buf);
+        memcpy(buf + used, chunk, (size_t)n);
+        used += (size_t)n;
+        buf[used] = '\0';
+    }
+    if (len != NULL)
+        *len = used;
+    return buf;
+}
+
 int ces_test_tool(const char *dir, const char *args, char **out)
 {
     return ces_test_tool_env(dir, "", args, out);

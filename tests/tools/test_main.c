@@ -998,8 +998,8 @@ static void test_stdout_write_errors(void **state)
  * O_NONBLOCK still then. */
 static int on_nonblocking(const char *args, bool sock, char **out)
 {
-    char cmd[4096], fill[4096], chunk[4096], *buf = NULL;
-    size_t len = 0, filled = 0;
+    char cmd[4096], fill[4096], *buf;
+    size_t len, filled = 0;
     struct timespec tick = {0, 50000000};
     int c[2], st = 0, done = 0;
     pid_t pid;
@@ -1029,18 +1029,7 @@ static int on_nonblocking(const char *args, bool sock, char **out)
         nanosleep(&tick, NULL);
     assert_int_not_equal(fcntl(c[1], F_GETFL) & O_NONBLOCK, 0);
     close(c[1]);
-    for (;;) {
-        ssize_t n = read(c[0], chunk, sizeof(chunk));
-
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        buf = realloc(buf, len + (size_t)n + 1);
-        assert_non_null(buf);
-        memcpy(buf + len, chunk, (size_t)n);
-        len += (size_t)n;
-    }
+    buf = ces_test_read_fd(c[0], &len);
     close(c[0]);
     if (done == 0)
         assert_int_equal(waitpid(pid, &st, 0), pid);
@@ -1865,6 +1854,18 @@ static void test_output_device_whole(void **state)
     free(o);
 }
 
+/* What `cesync dot ... --max-seconds 1 -o NAME` says when the bound passes
+ * while it writes, NAME given, or NULL for standard output (-o -). */
+static void bound_dot_want(char *want, size_t size, const char *name)
+{
+    if (name != NULL)
+        snprintf(want, size, "exit 3\ncesync: dot: %s not written (--max-seconds 1): the time "
+                 "bound passed while its dot text was written\n", name);
+    else
+        snprintf(want, size, "exit 3\ncesync: dot: the dot text not written (--max-seconds 1): "
+                 "the time bound passed while it was written to standard output\n");
+}
+
 /* The command's standard output, a pipe, written as dot -o o.dot (a link
  * to /dev/stdout), as dot -o p.dot > p.dot (p.dot a named pipe) and as
  * dot -o - under --max-seconds 1, its reader reading nothing and each of
@@ -1910,13 +1911,7 @@ static void test_own_pipe_bound_partial_pages(void **state)
         snprintf(args, sizeof(args), "dot alltoall --ranks 8 --max-seconds 1 -o %s >&%d 2>err; "
                  "echo \"exit $?\"; cat err", names[i], p[1]);
         rc = ces_test_tool_env(dir, "timeout -s KILL 30", args, &o);
-        if (i < 2)
-            snprintf(want, sizeof(want), "exit 3\ncesync: dot: %s not written (--max-seconds "
-                     "1): the time bound passed while its dot text was written\n", names[i]);
-        else
-            snprintf(want, sizeof(want), "exit 3\ncesync: dot: the dot text not written "
-                     "(--max-seconds 1): the time bound passed while it was written to "
-                     "standard output\n");
+        bound_dot_want(want, sizeof(want), i < 2 ? names[i] : NULL);
         if (rc != 0 || strcmp(o, want) != 0)
             fail_msg("'cesync %s' gave %s, not %s", args, o, want);
         free(o);
@@ -1963,13 +1958,7 @@ static void test_own_terminal_bound(void **state)
         snprintf(args, sizeof(args), "dot alltoall --ranks 16 --max-seconds 1 -o %s >&%d 2>err; "
                  "echo \"exit $?\"; cat err", names[i], slave);
         rc = ces_test_tool_env(dir, "timeout -s KILL 30", args, &o);
-        if (i == 0)
-            snprintf(want, sizeof(want), "exit 3\ncesync: dot: o.dot not written (--max-seconds "
-                     "1): the time bound passed while its dot text was written\n");
-        else
-            snprintf(want, sizeof(want), "exit 3\ncesync: dot: the dot text not written "
-                     "(--max-seconds 1): the time bound passed while it was written to "
-                     "standard output\n");
+        bound_dot_want(want, sizeof(want), i == 0 ? "o.dot" : NULL);
         if (rc != 0 || strcmp(o, want) != 0)
             fail_msg("'cesync %s' gave %s, not %s", args, o, want);
         free(o);
