@@ -108,6 +108,12 @@ int main(int argc, char **argv)
             if (strcmp(argv[2], commands[i].name) == 0)
                 return finish(commands[i].fn(1, help));
         }
+        /* `cesync help check --predict`, a command of docs/CLI.md's own */
+        if (argc == 4 && strcmp(argv[2], "check") == 0 && strcmp(argv[3], "--predict") == 0) {
+            char *help[] = {"--help", NULL};
+
+            return finish(ces_cmd_predict(1, help));
+        }
         /* `cesync help help`, `cesync help --help`: this usage */
         if (argc == 3 && (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "--help") == 0 ||
                           strcmp(argv[2], "-h") == 0)) {

@@ -58,6 +58,19 @@ static void test_help_everywhere(void **state)
         }
         free(out);
     }
+    /* check --predict, a command of docs/CLI.md's list, likewise (`help
+     * check --predict` was refused: "help takes one command") */
+    assert_int_equal(ces_test_tool(NULL, "check --predict --help", &out), 0);
+    for (size_t k = 0; k < 3; k++) {
+        const char *help[] = {"help", "--help", "-h"};
+        char args[64], *same;
+
+        snprintf(args, sizeof(args), "%s check --predict", help[k]);
+        assert_int_equal(ces_test_tool(NULL, args, &same), 0);
+        assert_string_equal(same, out);
+        free(same);
+    }
+    free(out);
     assert_int_equal(ces_test_tool(NULL, "help nope", &out), 2);
     assert_true(strncmp(out, "cesync: help: unknown command 'nope'\n\nusage: cesync COMMAND",
                         59) == 0);
