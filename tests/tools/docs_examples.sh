@@ -12,7 +12,7 @@
 #  - every error docs/FORMAT.md shows (`bad.ces:L:C: message`) is one a
 #    malformed fixture expects, line and column included (core_test_parse
 #    holds the parser to those);
-#  - what README.md, docs/FORMAT.md and docs/SEMANTICS.md say in their
+#  - what README.md, docs/FORMAT.md, docs/SEMANTICS.md and docs/CLI.md say in their
 #    prose that a command prints (a verdict, a sweep's totals, which
 #    protocols tolerate a late write) it prints: each claim below names
 #    the words the document must still hold and a line the command's
@@ -124,6 +124,18 @@ claim README.md '`cesync check tests/fixtures/bad/cross_stream_conn0.ces --queue
 claim docs/FORMAT.md '`good/cross_stream_any.ces`, each wait enqueued after its rank'"'"'s send, is OK under all four' \
   "hardware queues: every assignment of each rank's streams to queues \(connections any\): 4" \
   check tests/fixtures/good/cross_stream_any.ces
+
+# docs/CLI.md's words on what the options refuse together, and --version
+claim docs/CLI.md 'A step that cannot run is an error that asks for them. Not with `--random`.' \
+  'cesync: check: --random and --replay exclude each other' check --random 2 --replay 0
+claim docs/CLI.md '`--quiet`: print only the verdict line. Not with `--json`.' \
+  'cesync: check: --quiet \(the verdict line\) and --json \(the whole report\) exclude each other' \
+  check --quiet --json
+claim docs/CLI.md 'print the predictions only. Not with `--calibrate` or `--with-compute`' \
+  'cesync: bench: --dry-run cannot --calibrate or --with-compute' \
+  bench alltoall --dry-run --calibrate
+claim docs/CLI.md "\`cesync --version\` prints one line, the command's version and the \`.ces\`" \
+  'cesync [0-9]+\.[0-9]+ \(\.ces format 1\)' --version
 
 # A late write: the fault sweep's line of delays, none of them shown
 # (tolerated) or some (not).
