@@ -449,10 +449,10 @@ void ces_sim_sb_stats(struct ces_sb *sb, const struct ces_check_stats *s);
 /* Sorts b[0, n) of `size` bytes (64 at most) by cmp as qsort(3) does, in
  * place: a quicksort (median of three, by insertion under 16 items) that
  * takes a heapsort where it goes 2 log2 n partitions deep, with a tick of
- * m's time bound for each item that a partition passes and for each the
- * heap gives out (qsort reads no clock, and sorting millions of items
- * takes seconds): SIM_LATE once the bound passed, the items then in some
- * order. */
+ * m's time bound for each item that a partition passes, that the heap's
+ * build sifts down and that the heap gives out, 64 at a time in the heap
+ * (qsort reads no clock, and sorting millions of items takes seconds):
+ * SIM_LATE once the bound passed, the items then in some order. */
 int ces_sim_sort_late(struct sim_model *m, void *b, size_t n, size_t size,
                       int (*cmp)(const void *, const void *));
 void ces_sim_model_destroy(struct sim_model *m);

@@ -1036,8 +1036,11 @@ static int sort_part(struct sim_model *m, char *b, size_t n, size_t size,
         int rc;
 
         if (depth-- == 0) {
-            for (size_t k = n / 2; k-- > 0;)
+            for (size_t k = n / 2; k-- > 0;) {
                 sift_down(b, k, n, size, cmp);
+                if ((k & 63) == 0 && tick(m, 64))
+                    return SIM_LATE;
+            }
             for (size_t e = n; e-- > 1;) {
                 swap_items(b, b + e * size, size);
                 sift_down(b, 0, e, size, cmp);

@@ -5525,6 +5525,93 @@ static void test_sort_late_as_qsort(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The model whose ticks cmp_sort_ticked watches, the ticks it saw last,
+ * and those of the partitions (each more than 64 items for the adversary
+ * of 2,000; the heap ticks 64 at a time): their sum and the last one. */
+static const struct sim_model *sort_m;
+static uint32_t sort_ticks, sort_part_ticks, sort_last_part;
+
+static int cmp_sort_ticked(const void *pa, const void *pb)
+{
+    uint32_t d = sort_m->ticks - sort_ticks;
+
+    assert_true(d == 0 || d == 64 || d > 1000);
+    if (d > 64) {
+        sort_part_ticks += d;
+        sort_last_part = d;
+    }
+    sort_ticks = sort_m->ticks;
+    return cmp_sort_killer(pa, pb);
+}
+
+/* McIlroy's adversary of n items afresh in k[0, n) (sort_val: n entries),
+ * the ticks of m from `ticks` on. */
+static void sort_killer_reset(struct sim_model *m, uint32_t *k, uint32_t n, uint32_t ticks)
+{
+    sort_gas = n;
+    sort_fixed = sort_cand = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        k[i] = i;
+        sort_val[i] = sort_gas;
+    }
+    m->ticks = sort_ticks = ticks;
+    sort_part_ticks = sort_last_part = 0;
+    sort_m = m;
+}
+
+/* ces_sim_sort_late's heapsort ticks the time bound for each item its
+ * build sifts down, as its partitions tick for each item they pass: the
+ * adversary of 2,000 items takes it to its heap after 2 log2 n partitions
+ * (P ticks, the last of s items), and where the bound has passed and the
+ * ticks are s + 1 short of the clock's next reading after them, the
+ * heap's build and extraction (1.5 times its s - 2 or so items) reach that
+ * reading, SIM_LATE, every item still there.  Its build read no clock: the
+ * sort went on to the end (the extraction alone s - 64 ticks at most) and
+ * gave CES_OK past the bound. */
+static void test_sort_late_heap_bound(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 1, 1);
+    struct ces_check_opts o;
+    struct sim_model *m = NULL;
+    uint32_t *k = malloc(2000 * sizeof(*k)), p, s;
+
+    (void)state;
+    sort_val = malloc(2000 * sizeof(*sort_val));
+    assert_non_null(k);
+    assert_non_null(sort_val);
+    op(g, 0, K(CES_OP_FENCE, 0));
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_check_opts_init(&o);
+    assert_int_equal(ces_sim_model_build(ctx, g, &o, ces_graph_streams(g), &m, NULL), CES_OK);
+    /* no bound: the partitions' ticks, and the heap's (built and given out) */
+    sort_killer_reset(m, k, 2000, 0);
+    assert_int_equal(ces_sim_sort_late(m, k, 2000, sizeof(*k), cmp_sort_ticked), CES_OK);
+    for (uint32_t i = 1; i < 2000; i++)
+        assert_true(sort_val[k[i - 1]] < sort_val[k[i]]);
+    p = sort_part_ticks;
+    s = sort_last_part;
+    assert_true(p + s < 65536 && s > 1900);
+    assert_true(m->ticks - p >= s + s / 2 - 200);
+    /* a passed bound, the clock read next at the 65,536th tick */
+    sort_killer_reset(m, k, 2000, 65536 - p - s - 1);
+    m->deadline = 1e-9;
+    assert_int_equal(ces_sim_sort_late(m, k, 2000, sizeof(*k), cmp_sort_ticked), SIM_LATE);
+    assert_int_equal(sort_part_ticks, p);
+    assert_true(m->timed_out);
+    m->timed_out = false;
+    m->deadline = 0;
+    memset(sort_val, 0, 2000 * sizeof(*sort_val)); /* each item once */
+    for (uint32_t i = 0; i < 2000; i++)
+        assert_int_equal(sort_val[k[i]]++, 0);
+    free(sort_val);
+    free(k);
+    ces_sim_model_destroy(m);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* spent_seconds (`cesync check` passes the seconds its expansion of the
  * schedule took): the time bound leaves the check what they left, and a
  * check they left none stops before its search, the message saying so;
@@ -7356,6 +7443,7 @@ int main(void)
         cmocka_unit_test(test_time_bound_expected_runs),
         cmocka_unit_test(test_time_bound_expected_sort),
         cmocka_unit_test(test_sort_late_as_qsort),
+        cmocka_unit_test(test_sort_late_heap_bound),
         cmocka_unit_test(test_time_bound_data_sweep),
         cmocka_unit_test(test_time_bound_data_sort),
         cmocka_unit_test(test_time_bound_spent),
