@@ -1484,14 +1484,25 @@ static int assign_runs(struct sim_model *m, struct ces_vec *live, uint64_t lo, u
     return tick(m, moved < UINT32_MAX ? (uint32_t)moved : UINT32_MAX) ? SIM_LATE : CES_OK;
 }
 
+/* A hash of the runs a consume reads (read_runs): h and the run r. */
+static uint64_t hash_run(uint64_t h, const struct sim_run *r)
+{
+    h = (h ^ r->lo) * UINT64_C(0x9e3779b97f4a7c15);
+    h = (h ^ r->hi) * UINT64_C(0xc2b2ae3d27d4eb4f);
+    h = (h ^ r->gen) * UINT64_C(0x165667b19e3779f9);
+    return h ^ (h >> 29);
+}
+
 /* The generations of [lo, hi) in `live` (0 where nothing was produced), as
  * runs in order, for a consume of iteration iter in a block whose first is
  * `from`: a generation from `from` on relative to iter (SIM_RUN_REL), and
  * *rel set where one is.  Appended to `out`, or only counted where out is
- * NULL; their number in *n.  A tick for each (a consume can read
- * millions): SIM_LATE once the time bound passed. */
+ * NULL; their number in *n, a hash of them (hash_run) in *hash.  A tick
+ * for each (a consume can read millions): SIM_LATE once the time bound
+ * passed. */
 static int read_runs(struct sim_model *m, const struct ces_vec *live, uint64_t lo, uint64_t hi,
-                     uint64_t from, uint64_t iter, struct ces_vec *out, uint64_t *n, bool *rel)
+                     uint64_t from, uint64_t iter, struct ces_vec *out, uint64_t *n, bool *rel,
+                     uint64_t *hash)
 {
     const struct sim_run *r = live->data;
     uint64_t x = lo;
@@ -1499,6 +1510,7 @@ static int read_runs(struct sim_model *m, const struct ces_vec *live, uint64_t l
 
     *n = 0;
     *rel = false;
+    *hash = 0;
     for (size_t i = run_after(live, lo); rc == CES_OK; i++) {
         bool in = i < live->len && r[i].lo < hi;
         struct sim_run put[2]; /* the gap before run i (or the tail), and its part */
@@ -1518,6 +1530,8 @@ static int read_runs(struct sim_model *m, const struct ces_vec *live, uint64_t l
                                         gen};
         }
         *n += k;
+        for (size_t j = 0; j < k; j++)
+            *hash = hash_run(*hash, &put[j]);
         if (tick(m, 1))
             rc = SIM_LATE;
         else if (out != NULL && k > 0)
@@ -1779,91 +1793,34 @@ static int data_ends(struct sim_model *m)
     return rc;
 }
 
-/* Whether the runs that the consumes with '==' expect (m->runs) fit the
- * 32-bit entries of m->exp_at, judged before any is stored (ev: the
- * produces and consumes, sorted as expected_runs sweeps them): a bound
- * first, a consume reading 4k + 1 runs at most after k produces of its
- * buffer (each adds 2 runs at most), and where that passes 2^32 - 2, the
- * sweep of expected_runs without the runs kept, a consume that reads the
- * range the one before it read with no produce between them (as the
- * replays of one do) counted as that one, a building step of its own (its
- * events are no more of the unrolled ops' step).  CES_ERR_LIMIT, SIM_LATE
- * or CES_ERR_NOMEM. */
-static int runs_check(struct sim_model *m, const struct ces_vec *ev)
-{
-    const uint32_t lim = UINT32_MAX - 1;
-    struct ces_vec live = {0};
-    uint64_t bound = 0, total = 0, prod = 0, cons = 0, last = 0, llo = 0, lhi = 0;
-    bool again = false;
-    int rc = CES_OK;
-
-    for (size_t i = 0; i < ev->len; i++) {
-        const struct prodcons *e = &CES_VEC_AT(ev, struct prodcons, i);
-
-        if (i > 0 && (e[-1].rank != e->rank || e[-1].buf != e->buf)) {
-            bound = sat_add64(bound, sat_mul64(cons, 4 * prod + 1));
-            prod = cons = 0;
-        }
-        prod += !e->consume;
-        cons += e->consume;
-    }
-    bound = sat_add64(bound, sat_mul64(cons, 4 * prod + 1));
-    if (bound <= lim)
-        return CES_OK;
-    begin(m, "counting the expected data", ev->len);
-    for (size_t i = 0; i < ev->len && rc == CES_OK; i++) {
-        const struct prodcons *e = &CES_VEC_AT(ev, struct prodcons, i);
-        const struct ces_op *op = e->o->op;
-
-        if (late(m)) {
-            rc = SIM_LATE;
-            break;
-        }
-        if (i > 0 && (e[-1].rank != e->rank || e[-1].buf != e->buf)) {
-            live.len = 0;
-            again = false;
-        }
-        if (!e->consume) {
-            if (op->a.lo < op->a.hi) {
-                rc = assign_runs(m, &live, op->a.lo, op->a.hi, e->iter);
-                again = false;
-            }
-            continue;
-        }
-        if (!again || op->b.lo != llo || op->b.hi != lhi) {
-            bool rel;
-
-            rc = read_runs(m, &live, op->b.lo, op->b.hi, UINT64_MAX, 0, NULL, &last, &rel);
-            llo = op->b.lo;
-            lhi = op->b.hi;
-            again = true;
-        }
-        total = sat_add64(total, last);
-    }
-    vfree(m, &live, sizeof(struct sim_run));
-    if (rc == CES_OK && total > lim)
-        rc = ces_ctx_error(m->ctx, CES_ERR_LIMIT,
-                           "the consumes with '==' expect %" PRIu64 " runs of generations "
-                           "(a run: bytes of one buffer produced in one iteration) once graph "
-                           "replays are unrolled; the checker takes at most %" PRIu32,
-                           total, lim);
-    return rc;
-}
-
-/* The list of runs that expected_runs last kept for the bytes [lo, hi) of
+/* The list of runs that sweep_runs last kept for the bytes [lo, hi) of
  * map `map` - 1 (rank * nbuf + buffer; 0: an empty entry), in a table by
  * those: `prods` produces of the buffer were swept before it was read,
- * `rel` whether a run of it is relative (SIM_RUN_REL).  Its entries a
- * power of two, a quarter of the expecting consumes' number or the next
- * above it (the replays of one consume take one), RUNS_SEEN (40 KiB) at
- * most. */
+ * `rel` whether a run of it is relative (SIM_RUN_REL), `n` its runs and
+ * `hash` their hash (read_runs), `list` its number (where they are kept).
+ * Its entries a power of two, a quarter of the expecting consumes' number
+ * or the next above it (the replays of one consume take one), RUNS_SEEN
+ * (56 KiB) at most. */
 #define RUNS_SEEN 1024u
 
 struct runs_seen {
-    uint64_t lo, hi, prods;
+    uint64_t lo, hi, prods, n, hash;
     uint32_t map, list;
     bool rel;
 };
+
+/* The entries of sweep_runs's table for the produces and consumes ev. */
+static uint32_t runs_seen_size(const struct ces_vec *ev)
+{
+    uint64_t cons = 0;
+    uint32_t nseen = 1;
+
+    for (size_t i = 0; i < ev->len; i++)
+        cons += CES_VEC_AT(ev, struct prodcons, i).consume;
+    while (nseen < cons / 4 && nseen < RUNS_SEEN)
+        nseen *= 2;
+    return nseen;
+}
 
 /* Whether runs[start, len) are list `list`'s runs (at: where each list
  * begins; the last one's ends at start). */
@@ -1878,66 +1835,48 @@ static bool same_runs(const struct ces_vec *runs, const struct ces_vec *at, uint
                   (hi - lo) * sizeof(struct sim_run)) == 0;
 }
 
-/* Expected generations of every `consume A == B@q`: per byte of B, the
- * latest iteration <= the consume's at which a produce covered it (0 = the
- * initial contents).  One sweep per buffer in iteration order, the
- * generations produced so far kept as runs.  A consume whose runs are
- * those of the list last kept for the same bytes (its generations from
- * its block on relative to its iteration, read_runs) shares that list:
- * unread where no produce of the buffer came between them and none of
- * them is relative (the replays of a consume of data produced before its
- * graph phase), else read and compared (a replay of one that expects the
- * data of a produce of its own replay). */
-static int expected_runs(struct sim_model *m)
+static int runs_refused(struct sim_model *m, uint64_t kept, uint32_t most)
 {
-    struct ces_vec ev = {0}, live = {0}, runs = {0}, at = {0};
-    struct runs_seen *seen = NULL, *t;
-    uint64_t n, prods = 0, cons = 0, h;
-    uint32_t nseen = 1, map;
-    size_t start;
+    return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                         "the consumes with '==' keep %" PRIu64 " runs of generations (a run: "
+                         "bytes of one buffer produced in one iteration) in their lists of the "
+                         "runs they expect once graph replays are unrolled; the checker takes at "
+                         "most %" PRIu32, kept, most);
+}
+
+/* Expected generations of every `consume A == B@q` (ev: the produces and
+ * consumes, sorted by cmp_prodcons): per byte of B, the latest iteration
+ * <= the consume's at which a produce covered it (0 = the initial
+ * contents).  One sweep per buffer in iteration order, the generations
+ * produced so far kept as runs.  A consume whose runs are those of the
+ * list last kept for the same bytes (its generations from its block on
+ * relative to its iteration, read_runs) shares that list: unread where
+ * no produce of the buffer came between them and none of them is
+ * relative (the replays of a consume of data produced before its graph
+ * phase), else read and compared (a replay of one that expects the data
+ * of a produce of its own replay).  The lists kept into runs (where each
+ * begins into at, the consume's list into its aux) and their runs'
+ * number into *kept, CES_ERR_LIMIT where that passes `most`; where runs
+ * is NULL, the same sweep keeping none, judging the runs read equal to
+ * the list's by their number and hash (only counting: *kept is the runs
+ * the lists would hold, fewer only where two lists' hashes collide, which
+ * the sweep that keeps them then refuses). */
+static int sweep_runs(struct sim_model *m, const struct ces_vec *ev, struct runs_seen *seen,
+                      uint32_t nseen, struct ces_vec *runs, struct ces_vec *at, uint32_t most,
+                      uint64_t *kept)
+{
+    struct ces_vec live = {0};
+    uint64_t n, prods = 0, h, hash;
+    uint32_t map;
     bool hit, rel;
     int rc = CES_OK;
 
-    begin(m, "finding the expected data", m->nunrolled);
-    for (uint32_t p = 0; p < m->nproc && rc == CES_OK; p++) {
-        for (uint32_t k = 0; k < m->len[p] && rc == CES_OK; k++) {
-            struct sim_op *o = &m->ops[p][k];
-            struct prodcons e = {o->op->a.rank, o->op->a.buf, 0, 0, (uint32_t)ev.len, o};
-
-            if (late(m)) {
-                rc = SIM_LATE;
-                break;
-            }
-            if (o->op->kind == CES_OP_CONSUME && (o->op->flags & CES_OPF_EXPECT)) {
-                e.rank = o->op->b.rank;
-                e.buf = o->op->b.buf;
-                e.consume = 1;
-            } else if (o->op->kind != CES_OP_PRODUCE) {
-                continue;
-            }
-            e.iter = ces_sim_op_iter(m, p, k);
-            rc = vpush(m, &ev, sizeof(e), &e, 1);
-        }
-    }
-    if (rc == CES_OK) {
-        begin(m, "sorting the expected data", 0);
-        rc = ces_sim_sort_late(m, ev.data, ev.len, sizeof(struct prodcons), cmp_prodcons);
-    }
-    if (rc == CES_OK)
-        rc = runs_check(m, &ev);
-    for (size_t i = 0; i < ev.len; i++)
-        cons += CES_VEC_AT(&ev, struct prodcons, i).consume;
-    while (nseen < cons / 4 && nseen < RUNS_SEEN)
-        nseen *= 2;
-    if (rc == CES_OK) {
-        seen = zalloc(m, nseen, sizeof(*seen));
-        if (seen == NULL)
-            rc = m->timed_out ? SIM_LATE : CES_ERR_NOMEM;
-    }
-    begin(m, "reading the expected data", ev.len);
-    for (size_t i = 0; i < ev.len && rc == CES_OK; i++) {
-        const struct prodcons *e = &CES_VEC_AT(&ev, struct prodcons, i);
+    *kept = 0;
+    for (size_t i = 0; i < ev->len && rc == CES_OK; i++) {
+        const struct prodcons *e = &CES_VEC_AT(ev, struct prodcons, i);
         const struct ces_op *op = e->o->op;
+        size_t start = runs != NULL ? runs->len : 0;
+        struct runs_seen *t;
 
         if (late(m)) {
             rc = SIM_LATE;
@@ -1959,24 +1898,144 @@ static int expected_runs(struct sim_model *m)
         t = &seen[(h >> 32) & (nseen - 1)];
         hit = t->map == map && t->lo == op->b.lo && t->hi == op->b.hi;
         if (hit && t->prods == prods && !t->rel) { /* the same runs, unread */
-            e->o->aux = t->list;
+            if (runs != NULL)
+                e->o->aux = t->list;
             continue;
         }
-        start = runs.len;
         rc = read_runs(m, &live, op->b.lo, op->b.hi, ces_graph_block(m->g, e->o->block).first_iter,
-                       e->iter, &runs, &n, &rel);
-        if (rc == CES_OK && hit && same_runs(&runs, &at, t->list, start)) {
-            runs.len = start;
-            e->o->aux = t->list;
+                       e->iter, runs, &n, &rel, &hash);
+        if (rc == CES_OK && hit && t->n == n && t->hash == hash &&
+            (runs == NULL || same_runs(runs, at, t->list, start))) {
+            if (runs != NULL) {
+                runs->len = start;
+                e->o->aux = t->list;
+            }
             t->prods = prods;
             continue;
         }
-        if (rc == CES_OK) {
-            e->o->aux = (uint32_t)at.len;
-            *t = (struct runs_seen){op->b.lo, op->b.hi, prods, map, (uint32_t)at.len, rel};
-            rc = vpush(m, &at, sizeof(uint32_t), &(uint32_t){(uint32_t)start}, 1);
+        if (rc != CES_OK)
+            break;
+        *kept += n;
+        if (runs != NULL && *kept > most) {
+            rc = runs_refused(m, *kept, most);
+            break;
+        }
+        *t = (struct runs_seen){op->b.lo, op->b.hi, prods, n, hash, map,
+                                runs != NULL ? (uint32_t)at->len : 0, rel};
+        if (runs != NULL) {
+            e->o->aux = (uint32_t)at->len;
+            rc = vpush(m, at, sizeof(uint32_t), &(uint32_t){(uint32_t)start}, 1);
         }
     }
+    vfree(m, &live, sizeof(struct sim_run));
+    return rc;
+}
+
+/* The produces and consumes with '==' of m's unrolled ops into ev, sorted
+ * by cmp_prodcons (building steps of their own). */
+static int find_prodcons(struct sim_model *m, struct ces_vec *ev)
+{
+    int rc = CES_OK;
+
+    begin(m, "finding the expected data", m->nunrolled);
+    for (uint32_t p = 0; p < m->nproc && rc == CES_OK; p++) {
+        for (uint32_t k = 0; k < m->len[p] && rc == CES_OK; k++) {
+            struct sim_op *o = &m->ops[p][k];
+            struct prodcons e = {o->op->a.rank, o->op->a.buf, 0, 0, (uint32_t)ev->len, o};
+
+            if (late(m)) {
+                rc = SIM_LATE;
+                break;
+            }
+            if (o->op->kind == CES_OP_CONSUME && (o->op->flags & CES_OPF_EXPECT)) {
+                e.rank = o->op->b.rank;
+                e.buf = o->op->b.buf;
+                e.consume = 1;
+            } else if (o->op->kind != CES_OP_PRODUCE) {
+                continue;
+            }
+            e.iter = ces_sim_op_iter(m, p, k);
+            rc = vpush(m, ev, sizeof(e), &e, 1);
+        }
+    }
+    if (rc == CES_OK) {
+        begin(m, "sorting the expected data", 0);
+        rc = ces_sim_sort_late(m, ev->data, ev->len, sizeof(struct prodcons), cmp_prodcons);
+    }
+    return rc;
+}
+
+/* Whether the runs that the consumes with '==' keep (ev: their produces
+ * and consumes, sorted) fit `most`, counted before any is kept: the sweep
+ * of sweep_runs keeping none (a building step of its own), *kept what the
+ * lists would hold.  CES_ERR_LIMIT, SIM_LATE or CES_ERR_NOMEM. */
+static int runs_check(struct sim_model *m, const struct ces_vec *ev, uint32_t most,
+                      uint64_t *kept)
+{
+    uint32_t nseen = runs_seen_size(ev);
+    struct runs_seen *seen = zalloc(m, nseen, sizeof(*seen));
+    int rc;
+
+    if (seen == NULL)
+        return m->timed_out ? SIM_LATE : CES_ERR_NOMEM;
+    begin(m, "counting the expected data", ev->len);
+    rc = sweep_runs(m, ev, seen, nseen, NULL, NULL, most, kept);
+    zfree(m, seen, nseen, sizeof(*seen));
+    if (rc == CES_OK && *kept > most)
+        rc = runs_refused(m, *kept, most);
+    return rc;
+}
+
+/* (internal.h) */
+int ces_sim_runs_check(struct sim_model *m, uint32_t most, uint64_t *kept)
+{
+    struct ces_vec ev = {0};
+    int rc = find_prodcons(m, &ev);
+
+    *kept = 0;
+    if (rc == CES_OK)
+        rc = runs_check(m, &ev, most, kept);
+    vfree(m, &ev, sizeof(struct prodcons));
+    return rc == CES_ERR_NOMEM ? nomem(m->ctx) : rc;
+}
+
+/* The runs that every `consume A == B@q` expects (sweep_runs), in lists
+ * shared where they are equal: m->runs, m->exp_at, each consume's list in
+ * its aux.  Refused where the runs kept would pass 2^32 - 2 (their 32-bit
+ * offsets in m->exp_at), judged before any is kept: a bound first, a
+ * consume reading 4k + 1 runs at most after k produces of its buffer
+ * (each adds 2 runs at most), and where that passes, runs_check. */
+static int expected_runs(struct sim_model *m)
+{
+    const uint32_t lim = UINT32_MAX - 1;
+    struct ces_vec ev = {0}, runs = {0}, at = {0};
+    struct runs_seen *seen = NULL;
+    uint64_t bound = 0, prod = 0, cons = 0, kept;
+    uint32_t nseen = 1;
+    int rc = find_prodcons(m, &ev);
+
+    for (size_t i = 0; i < ev.len && rc == CES_OK; i++) {
+        const struct prodcons *e = &CES_VEC_AT(&ev, struct prodcons, i);
+
+        if (i > 0 && (e[-1].rank != e->rank || e[-1].buf != e->buf)) {
+            bound = sat_add64(bound, sat_mul64(cons, 4 * prod + 1));
+            prod = cons = 0;
+        }
+        prod += !e->consume;
+        cons += e->consume;
+    }
+    bound = sat_add64(bound, sat_mul64(cons, 4 * prod + 1));
+    if (rc == CES_OK && bound > lim)
+        rc = runs_check(m, &ev, lim, &kept);
+    if (rc == CES_OK) {
+        nseen = runs_seen_size(&ev);
+        seen = zalloc(m, nseen, sizeof(*seen));
+        if (seen == NULL)
+            rc = m->timed_out ? SIM_LATE : CES_ERR_NOMEM;
+    }
+    begin(m, "reading the expected data", ev.len);
+    if (rc == CES_OK)
+        rc = sweep_runs(m, &ev, seen, nseen, &runs, &at, lim, &kept);
     zfree(m, seen, nseen, sizeof(*seen));
     if (rc == CES_OK && at.len > 0) /* (where the last list ends) */
         rc = vpush(m, &at, sizeof(uint32_t), &(uint32_t){(uint32_t)runs.len}, 1);
@@ -1990,7 +2049,6 @@ static int expected_runs(struct sim_model *m)
         rc = nomem(m->ctx);
     }
     vfree(m, &ev, sizeof(struct prodcons));
-    vfree(m, &live, sizeof(struct sim_run));
     if (rc != CES_OK) {
         vfree(m, &runs, sizeof(struct sim_run));
         vfree(m, &at, sizeof(uint32_t));

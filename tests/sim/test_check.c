@@ -5929,12 +5929,17 @@ static void test_memory_bound_expected_runs(void **state)
 }
 
 /* The model of g (built alone): how many lists of expected runs, how
- * many runs, and whether every consume with '==' takes list 0. */
+ * many runs, and whether every consume with '==' takes one of them; the
+ * runs that ces_sim_runs_check counts as kept are those (the building's
+ * count before it keeps any), a bound of one fewer refused with its
+ * message. */
 static void runs_of(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t lists, size_t runs)
 {
     struct ces_check_opts o;
     struct sim_model *m = NULL;
     uint32_t consumes = 0;
+    uint64_t kept = 0;
+    char want[320];
 
     ces_check_opts_init(&o);
     assert_int_equal(ces_sim_model_build(ctx, g, &o, ces_graph_streams(g), &m, NULL), CES_OK);
@@ -5951,6 +5956,15 @@ static void runs_of(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t lis
     assert_true(consumes > 0);
     assert_int_equal(m->exp_at[lists], runs);
     assert_int_equal(m->nruns, runs);
+    assert_int_equal(ces_sim_runs_check(m, (uint32_t)runs, &kept), CES_OK);
+    assert_int_equal(kept, runs);
+    assert_int_equal(ces_sim_runs_check(m, (uint32_t)runs - 1, &kept), CES_ERR_LIMIT);
+    assert_int_equal(kept, runs);
+    snprintf(want, sizeof(want), "the consumes with '==' keep %zu runs of generations (a run: "
+             "bytes of one buffer produced in one iteration) in their lists of the runs they "
+             "expect once graph replays are unrolled; the checker takes at most %zu", runs,
+             runs - 1);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
     ces_sim_model_destroy(m);
 }
 
@@ -6723,7 +6737,8 @@ static struct ces_graph *many_clocks(struct ces_ctx *ctx)
 }
 
 /* 65,536 produces of one byte each, then a consume of all of them in
- * 65,537 replays: each replay's consume expects 65,536 runs. */
+ * 65,537 replays: each replay's consume expects 65,536 runs, and the
+ * replays keep one list of them (test_runs_kept_bound). */
 static struct ces_graph *many_runs(struct ces_ctx *ctx)
 {
     struct ces_graph *g = mk(ctx, 1, 1);
@@ -6739,14 +6754,12 @@ static struct ces_graph *many_runs(struct ces_ctx *ctx)
 
 /* Counts of the model's tables, over all processes, that their 32-bit
  * indices and offsets do not hold, though each stream's ops do (2^31 or
- * fewer): refused before any op's record is allocated, the runs that the
- * consumes expect before any is stored.  Each of these came after them or
- * not at all: under a bound of 1 GiB the model's memory stopped the check
- * first (INCOMPLETE; without it the counts wrapped, the slot tables' offsets
- * and a shared queue's list written past their end), the stream links
- * refused once 72 GiB of records were cleared, and the runs grew in a
- * vector past the allocator's 64 MiB (CES_ERR_NOMEM; without it 96 GiB and
- * a wrapped index). */
+ * fewer): refused before any op's record is allocated.  Each of these came
+ * after them or not at all: under a bound of 1 GiB the model's memory
+ * stopped the check first (INCOMPLETE; without it the counts wrapped, the
+ * slot tables' offsets and a shared queue's list written past their end),
+ * the stream links refused once 72 GiB of records were cleared.  (The runs
+ * that the consumes with '==' keep: test_runs_kept_bound.) */
 static void test_too_many_model_entries(void **state)
 {
     const char *most = "; the checker takes at most 4294967294";
@@ -6777,10 +6790,44 @@ static void test_too_many_model_entries(void **state)
              "await refers to, an op whose clock a block or replay boundary keeps) once graph "
              "replays are unrolled%s", most);
     refused_early(many_clocks, want);
-    snprintf(want, sizeof(want), "the consumes with '==' expect 4295032832 runs of generations "
-             "(a run: bytes of one buffer produced in one iteration) once graph replays are "
-             "unrolled%s", most);
-    refused_early(many_runs, want);
+}
+
+/* The bound of 2^32 - 2 on the runs that the consumes with '==' expect
+ * counts those the lists keep (their offsets are 32-bit), counted before
+ * any is kept as the lists share them.  It counted each consume's runs,
+ * though the replays that expect the same runs keep one list: many_runs'
+ * 65,537 replays of a consume of 65,536 one-byte produces keep 65,536
+ * runs, yet were refused ("expect 4295032832 runs"); they build, and
+ * ces_sim_runs_check, the building's count with a bound a test can lower,
+ * counts 65,536 and refuses 65,535 with the message.  20 blocks of a
+ * produce of byte 0, 2, ..., 38 of a buffer and a consume of its first
+ * 40 bytes (each block's run relative, read and compared, each list
+ * another: 2, 4, ..., 40 runs) keep 420 (runs_of, as for
+ * test_expected_runs_shared's schedules, whose lists the replays share
+ * after reading and comparing them). */
+static void test_runs_kept_bound(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = many_runs(ctx);
+    uint32_t big;
+
+    (void)state;
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    runs_of(ctx, g, 1, 65536);
+    ces_graph_destroy(g);
+    g = mk(ctx, 1, 1);
+    assert_int_equal(ces_graph_add_buffer(g, "big", 40, &big), CES_OK);
+    for (uint32_t k = 0; k < 20; k++) {
+        if (k > 0)
+            assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+        op(g, 0, PR(0, big, 0, 2 * k, 2 * k + 1));
+        op(g, 0, CO(0, big, 0, 0, 40, big, 0, 0));
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    runs_of(ctx, g, 20, 420);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
 }
 
 /* The building's progress while the runs that the consumes with '==' expect
@@ -7452,6 +7499,7 @@ int main(void)
         cmocka_unit_test(test_memory_bound_model_one),
         cmocka_unit_test(test_memory_bound_expected_runs),
         cmocka_unit_test(test_expected_runs_shared),
+        cmocka_unit_test(test_runs_kept_bound),
         cmocka_unit_test(test_memory_bound_data_ends),
         cmocka_unit_test(test_memory_bound_search),
         cmocka_unit_test(test_memory_bound_rclk_pages),
