@@ -307,6 +307,10 @@ struct edge_truth {
     uint32_t nmiss;
     uint64_t *set;           /* the states walked: fingerprint pairs, 0 0 empty */
     size_t cap, len;
+    uint32_t *at;            /* per op of the model (at[p] + k): its place in op, or none */
+    uint32_t *at_off;        /* per process: where its ops begin in at */
+    struct sim_state *next;  /* per depth of the walk: the state after a step, kept */
+    size_t depth;            /* entries of next: one more than the model's ops */
 };
 
 /* The kinds the walk knows, as edge_op.kind. */
@@ -348,12 +352,19 @@ static uint32_t edge_find(struct edge_truth *t, uint32_t b, uint32_t r, uint32_t
     return i;
 }
 
+/* The place in t->op of op k of process p, a write, wait, record or await
+ * (found once, by edge_truth, in a fixed order; looked up after). */
 static uint32_t edge_at(struct edge_truth *t, uint32_t p, uint32_t k)
 {
     struct ces_check_pos pos;
+    uint32_t *x = &t->at[t->at_off[p] + k];
 
-    ces_sim_pos(t->m, p, k, &pos);
-    return edge_find(t, pos.block, pos.rank, pos.op, edge_kind(t->m->ops[p][k].op->kind), true);
+    if (*x == UINT32_MAX) {
+        ces_sim_pos(t->m, p, k, &pos);
+        *x = edge_find(t, pos.block, pos.rank, pos.op, edge_kind(t->m->ops[p][k].op->kind),
+                       true);
+    }
+    return *x;
 }
 
 static uint64_t edge_mix(uint64_t h, uint64_t v)
@@ -426,8 +437,10 @@ static void edge_pass(struct edge_truth *t, const struct sim_op *o, uint32_t x)
     }
 }
 
-/* Walks every execution from s, each state (with what is tracked) once. */
-static void edge_walk(struct edge_truth *t, struct sim_state *s)
+/* Walks every execution from s, each state (with what is tracked) once,
+ * the states after a step from s in t->next[d] (kept from walk to walk:
+ * a copy into it reuses its memory). */
+static void edge_walk(struct edge_truth *t, struct sim_state *s, size_t d)
 {
     const struct sim_model *m = t->m;
     uint64_t h[2], mask[EDGE_MAX], held = t->held;
@@ -448,7 +461,7 @@ static void edge_walk(struct edge_truth *t, struct sim_state *s)
     for (uint32_t p = 0; p < m->nproc; p++) {
         int st = ces_sim_status(m, s, p);
         const struct sim_op *o;
-        struct sim_state n;
+        struct sim_state *n = &t->next[d];
         uint32_t x;
 
         if (st != SIM_S_VISIBLE && st != SIM_S_INVISIBLE)
@@ -486,11 +499,10 @@ static void edge_walk(struct edge_truth *t, struct sim_state *s)
                 }
             }
         }
-        memset(&n, 0, sizeof(n));
-        assert_int_equal(ces_sim_state_copy(m, &n, s), CES_OK);
-        assert_int_equal(ces_sim_exec(m, &n, p, NULL), CES_OK);
-        edge_walk(t, &n);
-        ces_sim_state_free(m, &n);
+        assert_true(d + 1 < t->depth);
+        assert_int_equal(ces_sim_state_copy(m, n, s), CES_OK);
+        assert_int_equal(ces_sim_exec(m, n, p, NULL), CES_OK);
+        edge_walk(t, n, d + 1);
         memcpy(t->mask, mask, t->ncond * sizeof(*mask));
         memcpy(t->last, last, t->ncond * sizeof(*last));
         t->held = held;
@@ -509,6 +521,16 @@ static void edge_truth(struct ces_ctx *ctx, const struct ces_graph *g,
     assert_int_equal(ces_sim_model_build(ctx, g, o, queued, &t->m, NULL), CES_OK);
     t->m->hashed = true;
     t->skip = ces_graph_ranks(g) - 1;
+    t->at_off = calloc(t->m->nproc + 1, sizeof(*t->at_off));
+    assert_non_null(t->at_off);
+    for (uint32_t p = 0; p < t->m->nproc; p++)
+        t->at_off[p + 1] = t->at_off[p] + t->m->len[p];
+    t->depth = (size_t)t->at_off[t->m->nproc] + 1; /* a step runs an op */
+    t->at = malloc(t->at_off[t->m->nproc] * sizeof(*t->at) + 1);
+    t->next = calloc(t->depth, sizeof(*t->next));
+    assert_non_null(t->at);
+    assert_non_null(t->next);
+    memset(t->at, 0xff, t->at_off[t->m->nproc] * sizeof(*t->at));
     /* every op the pictures name, so that their edges map, in a fixed order;
      * the conditions of the waits */
     for (uint32_t p = 0; p < t->m->nproc; p++) {
@@ -537,8 +559,15 @@ static void edge_truth(struct ces_ctx *ctx, const struct ces_graph *g,
     assert_true(t->count[EDGE_WAIT] + t->count[EDGE_AWAIT] <= EDGE_MAX);
     memset(&s, 0, sizeof(s));
     assert_int_equal(ces_sim_state_init(t->m, &s), CES_OK);
-    edge_walk(t, &s);
+    edge_walk(t, &s, 0);
     ces_sim_state_free(t->m, &s);
+    for (size_t d = 0; d < t->depth; d++) {
+        if (t->next[d].w != NULL)
+            ces_sim_state_free(t->m, &t->next[d]);
+    }
+    free(t->next);
+    free(t->at);
+    free(t->at_off);
     free(t->set);
     t->set = NULL;
     ces_sim_model_destroy(t->m);
