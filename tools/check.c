@@ -527,7 +527,7 @@ static int print_report(struct ces_ctx *ctx, const struct ces_check_report *r)
     if (rc == CES_OK)
         return CES_EXIT_OK;
     if (rc == CES_ERR_IO)
-        return ces_tool_fail("cannot write to standard output: %s", strerror(errno));
+        return ces_tool_fail("check: cannot write to standard output: %s", strerror(errno));
     return ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
 }
 
@@ -647,7 +647,7 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
      * arrive is said now, while errno still holds why (the picture's work
      * sets it again) */
     if (fflush(stdout) != 0 || ferror(stdout))
-        return ces_tool_fail("cannot write to standard output: %s", strerror(errno));
+        return ces_tool_fail("check: cannot write to standard output: %s", strerror(errno));
     if (deadline > 0 && ces_now() >= deadline) {
         draw_says(line, size, "check: --dot %s not written: the time bound of %g s had passed "
                   "before it was drawn", path, o->max_seconds);

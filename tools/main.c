@@ -48,18 +48,26 @@ static void usage(FILE *f)
           f);
 }
 
-/* A command's exit code, or CES_EXIT_USAGE when what it wrote to standard
- * output did not all arrive (a full disk, a closed pipe): a result that
- * was cut short must not look like a success. */
-static int finish(int rc)
+/* Command cmd's exit code (cmd NULL: cesync's own --help or --version),
+ * or CES_EXIT_USAGE when what it wrote to standard output did not all
+ * arrive (a full disk, a closed pipe): a result that was cut short must
+ * not look like a success.  Said as the command's other errors are,
+ * "cesync: dot: cannot write to standard output: ..." (its own name was
+ * left out, which dot -o - under --max-seconds said). */
+static int finish(const char *cmd, int rc)
 {
     int err = fflush(stdout) != 0 || ferror(stdout);
 
-    if (!err || rc == CES_EXIT_USAGE)
-        return rc; /* a command that failed has said why */
-    ces_tool_say("cannot write to standard output: %s",
-                 errno != 0 ? strerror(errno) : "write error");
-    return CES_EXIT_USAGE;
+    if (err && rc != CES_EXIT_USAGE) { /* (a command that failed has said why) */
+        const char *why = errno != 0 ? strerror(errno) : "write error";
+
+        if (cmd != NULL)
+            ces_tool_say("%s: cannot write to standard output: %s", cmd, why);
+        else
+            ces_tool_say("cannot write to standard output: %s", why);
+        rc = CES_EXIT_USAGE;
+    }
+    return rc;
 }
 
 /* A signal that ends the command (Ctrl-C, Ctrl-backslash, kill, a closed
@@ -106,19 +114,19 @@ int main(int argc, char **argv)
             char *help[] = {"--help", NULL};
 
             if (strcmp(argv[2], commands[i].name) == 0)
-                return finish(commands[i].fn(1, help));
+                return finish(commands[i].name, commands[i].fn(1, help));
         }
         /* `cesync help check --predict`, a command of docs/CLI.md's own */
         if (argc == 4 && strcmp(argv[2], "check") == 0 && strcmp(argv[3], "--predict") == 0) {
             char *help[] = {"--help", NULL};
 
-            return finish(ces_cmd_predict(1, help));
+            return finish("check", ces_cmd_predict(1, help));
         }
         /* `cesync help help`, `cesync help --help`: this usage */
         if (argc == 3 && (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "--help") == 0 ||
                           strcmp(argv[2], "-h") == 0)) {
             usage(stdout);
-            return finish(CES_EXIT_OK);
+            return finish(NULL, CES_EXIT_OK);
         }
         if (argc > 2) {
             if (argc == 3)
@@ -130,14 +138,14 @@ int main(int argc, char **argv)
             return CES_EXIT_USAGE;
         }
         usage(stdout);
-        return finish(CES_EXIT_OK);
+        return finish(NULL, CES_EXIT_OK);
     }
     if (strcmp(argv[1], "--version") == 0) {
         if (argc > 2)
             return ces_tool_fail("--version takes no arguments, not '%s'", argv[2]);
         printf("cesync %d.%d (.ces format %d)\n", CES_VERSION_MAJOR, CES_VERSION_MINOR,
                CES_FORMAT_VERSION);
-        return finish(CES_EXIT_OK);
+        return finish(NULL, CES_EXIT_OK);
     }
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
         if (strcmp(argv[1], commands[i].name) != 0)
@@ -159,10 +167,10 @@ int main(int argc, char **argv)
             }
             if (predict) {
                 argv[n] = NULL;
-                return finish(ces_cmd_predict(n - 2, argv + 2));
+                return finish("check", ces_cmd_predict(n - 2, argv + 2));
             }
         }
-        return finish(commands[i].fn(argc - 2, argv + 2));
+        return finish(commands[i].name, commands[i].fn(argc - 2, argv + 2));
     }
     ces_tool_say("unknown command '%s'", argv[1]);
     fputc('\n', stderr);

@@ -994,9 +994,34 @@ static void test_stdout_write_errors(void **state)
                                             "2>err.txt; echo rc=$?; cat err.txt",
                                        &out),
                          0);
-        assert_string_equal(out, "rc=2\ncesync: cannot write to standard output: No space left "
-                                 "on device\n");
+        assert_string_equal(out, "rc=2\ncesync: check: cannot write to standard output: No "
+                                 "space left on device\n");
         free(out);
+    }
+    /* said as the command's, as every other error of its is: -o - said
+     * "cesync: dot: ..." under --max-seconds and "cesync: ..." without it */
+    {
+        static const char *const named[] = {
+            "dot barrier --ranks 2 -o -", "dot barrier --ranks 2 -o - --max-seconds 60",
+            "dot barrier --ranks 2", "dot barrier --ranks 2 --max-seconds 60",
+            "promela barrier --ranks 2 -o -", "print barrier --ranks 2 -o -",
+            "check barrier --ranks 2", "check barrier --ranks 2 --max-seconds 60",
+            "check --predict barrier --ranks 2", "gen --seed 3 -o -", "help dot"};
+
+        for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+            char args[512], want[256], *out = NULL;
+            const char *cmd = strncmp(named[i], "help ", 5) == 0 ? named[i] + 5 : named[i];
+
+            snprintf(args, sizeof(args), "%s >/dev/full 2>err.txt; echo rc=$?; cat err.txt",
+                     named[i]);
+            snprintf(want, sizeof(want), "rc=2\ncesync: %.*s: cannot write to standard output: "
+                     "No space left on device\n", (int)strcspn(cmd, " "), cmd);
+            assert_int_equal(ces_test_tool(dir, args, &out), 0);
+            if (strcmp(out, want) != 0)
+                fail_msg("'cesync %s' to a full disk said:\n%swhere it should say:\n%s",
+                         named[i], out, want);
+            free(out);
+        }
     }
     snprintf(err, sizeof(err), "%s/err.txt", dir); /* (the tool ran in dir) */
     assert_int_equal(remove(err), 0);
