@@ -991,6 +991,8 @@ int ces_cmd_check(int argc, char **argv)
     a.ctx = ctx;
     ec = ces_tool_load_watched("check", ctx, argc, argv, ces_check_valued, ces_check_flags,
                                check_opt, &a, expand_watch, &g, NULL);
+    if (a.o.max_seconds > 0)
+        ces_tool_streams_bound(a.t0 + a.o.max_seconds, a.o.max_seconds);
     if (ec == CES_EXIT_INCOMPLETE) {
         ec = expansion_stopped(ctx, &a);
         goto out;

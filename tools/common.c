@@ -19,8 +19,11 @@
 #include <string.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The builder options after --ranks, whose default differs in run; the
@@ -652,6 +655,147 @@ bool ces_tool_sigpipe_ignore(struct sigaction *was)
     return sigaction(SIGPIPE, &ign, was) == 0;
 }
 
+/* A standard output or error left O_NONBLOCK that cannot be opened again
+ * (a socket; a pipe or a terminal without /proc; a terminal that would be
+ * another): a pipe stands in for it under its number, and a thread gives
+ * what the pipe holds to the description itself, waiting with poll(2)
+ * where it takes nothing (EAGAIN), up to the command's time bound where it
+ * has one (ces_tool_streams_bound), none of it after.  The command's text
+ * (its FILEs', its children's) was written into the shared description and
+ * failed where that was full; the description's flags stay as they are. */
+struct stream_relay {
+    int in;        /* the stand-in pipe's reading end */
+    int out;       /* the description stood in for, under a number above 2 */
+    int fds;       /* the numbers it stands in for: bit 1 << fd */
+    bool on;       /* its thread runs */
+    pthread_t thread;
+    int err;       /* a failed write's errno, 0 (the thread's until joined) */
+    bool late;     /* the time bound passed with some left */
+    uint64_t lost; /* the bytes not given to it */
+    bool busy;     /* reading the pipe or giving what it read (relay_lock) */
+};
+
+static struct stream_relay relays[2]; /* [0] standard output, [1] error */
+static pthread_mutex_t relay_lock = PTHREAD_MUTEX_INITIALIZER;
+static double relay_deadline; /* as ces_now; 0: none (under relay_lock) */
+static double relay_seconds;  /* the bound, as the message says it */
+static pid_t relay_pid;       /* the process the relays are of (not a child's) */
+static bool relay_ended;
+
+/* Waits until r->out takes some: true, or false once the deadline passed.
+ * The deadline is looked at every 0.1 s: it may be set while it waits. */
+static bool relay_room(const struct stream_relay *r)
+{
+    for (;;) {
+        struct pollfd p = {r->out, POLLOUT, 0};
+        double deadline, now = ces_now();
+        int ms = 100;
+
+        pthread_mutex_lock(&relay_lock);
+        deadline = relay_deadline;
+        pthread_mutex_unlock(&relay_lock);
+        if (deadline > 0 && now >= deadline)
+            return false;
+        if (deadline > 0 && (deadline - now) * 1000 < ms)
+            ms = (int)((deadline - now) * 1000) + 1;
+        if (poll(&p, 1, ms) > 0)
+            return true;
+    }
+}
+
+static void *relay_run(void *arg)
+{
+    static char bufs[2][65536];
+    struct stream_relay *r = arg;
+    char *buf = bufs[r - relays];
+
+    for (;;) {
+        struct pollfd p = {r->in, POLLIN, 0};
+        ssize_t n, w;
+        size_t off = 0;
+
+        if (poll(&p, 1, -1) < 0 && errno != EINTR)
+            break;
+        /* busy before the read: where the pipe is found empty and the relay
+         * not busy (ces_tool_streams_stood_in), all it took is given */
+        pthread_mutex_lock(&relay_lock);
+        r->busy = true;
+        pthread_mutex_unlock(&relay_lock);
+        n = read(r->in, buf, sizeof(bufs[0]));
+        if (n == 0 || (n < 0 && errno != EINTR))
+            break; /* (its end: every writing end closed) */
+        if (n < 0)
+            n = 0; /* (again) */
+        while (r->err == 0 && !r->late && off < (size_t)n) {
+            w = write(r->out, buf + off, (size_t)n - off);
+            if (w > 0)
+                off += (size_t)w;
+            else if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+                r->late = !relay_room(r);
+            else if (w == 0 || errno != EINTR)
+                r->err = w == 0 ? EIO : errno;
+        }
+        /* (past a failure the pipe is read on: the command never waits) */
+        r->lost += (uint64_t)n - off;
+        pthread_mutex_lock(&relay_lock);
+        r->busy = false;
+        pthread_mutex_unlock(&relay_lock);
+    }
+    pthread_mutex_lock(&relay_lock);
+    r->busy = false;
+    pthread_mutex_unlock(&relay_lock);
+    return NULL;
+}
+
+/* Stands a relay in for fd, or the one of 1 where 2 is the same file (one
+ * relay: what the two say keeps its order). */
+static void relay_start(int fd)
+{
+    struct stream_relay *r = &relays[fd - STDOUT_FILENO];
+    struct stat a, b;
+    sigset_t all, was;
+    int p[2], made;
+
+    if (fd == STDERR_FILENO && relays[0].on && fstat(relays[0].out, &a) == 0 &&
+        fstat(fd, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+        if (dup2(STDOUT_FILENO, fd) >= 0)
+            relays[0].fds |= 1 << fd;
+        return;
+    }
+    if (pipe(p) != 0)
+        return;
+    r->in = p[0];
+    r->out = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    made = -1;
+    /* the signals that end the command are the main thread's (its handler
+     * removes the outputs' temporary files); SIGPIPE, of the relay's own
+     * write to a reader gone, ends it as it ended the command's write */
+    sigfillset(&all);
+    sigdelset(&all, SIGPIPE);
+    if (r->out >= 0 && fcntl(p[0], F_SETFD, FD_CLOEXEC) == 0 &&
+        pthread_sigmask(SIG_BLOCK, &all, &was) == 0) {
+        made = pthread_create(&r->thread, NULL, relay_run, r);
+        pthread_sigmask(SIG_SETMASK, &was, NULL);
+    }
+    if (made != 0) {
+        if (r->out >= 0)
+            close(r->out);
+        close(p[0]);
+        close(p[1]);
+        return; /* (left as it was) */
+    }
+    r->on = true;
+    r->fds = 1 << fd;
+    dup2(p[1], fd);
+    close(p[1]);
+}
+
+static void relay_at_exit(void)
+{
+    if (getpid() == relay_pid)
+        ces_tool_streams_end(NULL, CES_EXIT_OK);
+}
+
 void ces_tool_streams_wait(void)
 {
     for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++) {
@@ -659,8 +803,9 @@ void ces_tool_streams_wait(void)
 
         if (flags < 0 || (flags & O_NONBLOCK) == 0 || (flags & O_ACCMODE) == O_RDONLY)
             continue;
-        /* (a pipe whose reader is gone stays as it is) */
         mine = ces_file_reopen(fd, flags & (O_ACCMODE | O_APPEND));
+        if (mine < 0 && errno != ENXIO) /* (a pipe whose reader is gone stays as it is) */
+            relay_start(fd);
         if (mine < 0)
             continue;
         flags = fcntl(mine, F_GETFL);
@@ -668,6 +813,93 @@ void ces_tool_streams_wait(void)
             dup2(mine, fd);
         close(mine);
     }
+    if (relays[0].on || relays[1].on) {
+        /* (an exit elsewhere than main's return gives the rest too) */
+        relay_pid = getpid();
+        atexit(relay_at_exit);
+    }
+}
+
+void ces_tool_streams_bound(double deadline, double seconds)
+{
+    pthread_mutex_lock(&relay_lock);
+    relay_deadline = deadline;
+    relay_seconds = seconds;
+    pthread_mutex_unlock(&relay_lock);
+}
+
+int ces_tool_streams_stood_in(int fd)
+{
+    struct timespec tick = {0, 2000000};
+
+    for (int k = 0; k < 2; k++) {
+        struct stream_relay *r = &relays[k];
+
+        if (!r->on || (r->fds & (1 << fd)) == 0)
+            continue;
+        fflush(stdout);
+        fflush(stderr);
+        /* what it holds first, up to the bound (a relay past it loses it) */
+        for (;;) {
+            int queued = 1;
+            bool busy;
+
+            if (ioctl(r->in, FIONREAD, &queued) != 0)
+                break;
+            pthread_mutex_lock(&relay_lock);
+            busy = r->busy;
+            pthread_mutex_unlock(&relay_lock);
+            if (queued == 0 && !busy)
+                break;
+            nanosleep(&tick, NULL);
+        }
+        return r->out;
+    }
+    return -1;
+}
+
+int ces_tool_streams_end(const char *cmd, int rc)
+{
+    const char *how = cmd != NULL ? "%s: " : "%s";
+
+    if (relay_ended)
+        return rc;
+    relay_ended = true;
+    fflush(stdout);
+    fflush(stderr);
+    for (int k = 0; k < 2; k++) {
+        struct stream_relay *r = &relays[k];
+
+        if (!r->on)
+            continue;
+        /* the description itself under its numbers again: the pipe's end
+         * closed, the thread reads what is left and its end */
+        for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)
+            if (r->fds & (1 << fd))
+                dup2(r->out, fd);
+        pthread_join(r->thread, NULL);
+        r->on = false;
+        close(r->in);
+        close(r->out);
+    }
+    for (int k = 0; k < 2; k++) {
+        const struct stream_relay *r = &relays[k];
+        const char *name = k == 0 ? "standard output" : "standard error";
+        char pre[64];
+
+        snprintf(pre, sizeof(pre), how, cmd != NULL ? cmd : "");
+        if (r->err != 0 && rc != CES_EXIT_USAGE) {
+            ces_tool_say("%scannot write to %s: %s", pre, name, strerror(r->err));
+            rc = CES_EXIT_USAGE;
+        } else if (r->late && rc != CES_EXIT_USAGE) {
+            ces_tool_say("%s%s not written whole (--max-seconds %g): the time bound passed "
+                         "while it was written, %" PRIu64 " bytes left",
+                         pre, name, relay_seconds, r->lost);
+            if (rc != CES_EXIT_DEFECT)
+                rc = CES_EXIT_INCOMPLETE;
+        }
+    }
+    return rc;
 }
 
 int ces_tool_write_file(const char *cmd, const char *path, const char *text, size_t len)

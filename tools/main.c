@@ -67,7 +67,7 @@ static int finish(const char *cmd, int rc)
             ces_tool_say("cannot write to standard output: %s", why);
         rc = CES_EXIT_USAGE;
     }
-    return rc;
+    return ces_tool_streams_end(cmd, rc);
 }
 
 /* A signal that ends the command (Ctrl-C, Ctrl-backslash, kill, a closed

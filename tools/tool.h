@@ -198,13 +198,42 @@ int ces_tool_write_file(const char *cmd, const char *path, const char *text, siz
  * was too slow for failed, "cannot write to standard output: Resource
  * temporarily unavailable" (exit 2), and a line on standard error was
  * lost.  The shared description keeps its flags (the other program's
- * writes do not wait); one that cannot be opened again (a socket, no
- * /proc, a terminal that would be another: ces_file_reopen) stays as it
- * is, and a write into it through ces_write_file_by is waited for with
- * poll(2) (ces_file_write_by).  Called first by main, before anything is
- * written: the standard streams' FILEs and the programs the command
- * starts get the new description under the same number (dup2). */
+ * writes do not wait).  Where it cannot be opened again (a socket, no
+ * /proc, a terminal that would be another: ces_file_reopen) a pipe stands
+ * in for it under its number, one for both where standard error is
+ * standard output's file, and a thread gives what that pipe takes to the
+ * description, waiting with poll(2) where it takes nothing, until
+ * ces_tool_streams_end (printed text failed there as above).  Called first
+ * by main, before anything is written: the standard streams' FILEs and
+ * the programs the command starts get the new description, or the pipe,
+ * under the same number (dup2). */
 void ces_tool_streams_wait(void);
+
+/* The time bound of the command (--max-seconds S: its deadline, as
+ * ces_now, and S) for what ces_tool_streams_wait's relay gives a standard
+ * output or error that it could not open again: past it none of the rest
+ * is waited for, said by ces_tool_streams_end (it waited for the reader
+ * for ever). */
+void ces_tool_streams_bound(double deadline, double seconds);
+
+/* Ends what ces_tool_streams_wait started: the standard streams flushed,
+ * a relay's rest given to its description, which is again under its
+ * number, and a relay's failure said as command cmd's (NULL: none), a
+ * write that failed as "cannot write to standard output: ..." (exit
+ * CES_EXIT_USAGE), the time bound that passed with some left as
+ * "standard output not written whole (--max-seconds S): ..." (exit
+ * CES_EXIT_INCOMPLETE, or rc where it is CES_EXIT_DEFECT); where rc is
+ * CES_EXIT_USAGE the command has said its own failure and no more is
+ * said.  Returns the exit status.  Once: later calls return rc. */
+int ces_tool_streams_end(const char *cmd, int rc);
+
+/* The description that ces_tool_streams_wait's relay stands in for under
+ * number fd (a socket left O_NONBLOCK), once what the relay held of it is
+ * given (or lost past the time bound): an output written under the bound
+ * goes there itself, and its own bound's message says where it stopped;
+ * -1 where no relay stands in for fd.  It stays the relay's (not to be
+ * closed). */
+int ces_tool_streams_stood_in(int fd);
 
 /* Ignores SIGPIPE while an output is written, its disposition kept in
  * *was for sigaction(SIGPIPE, was, NULL): a pipe whose reader goes away

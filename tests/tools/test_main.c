@@ -1033,8 +1033,9 @@ static void test_stdout_write_errors(void **state)
  * O_NONBLOCK and filled, as a parent that shares it may leave it: its
  * exit status, and what came through after the fill in *out (malloc'd).
  * Read once it has exited or 1 s has passed; the description is asserted
- * O_NONBLOCK still then. */
-static int on_nonblocking(const char *args, bool sock, char **out)
+ * O_NONBLOCK still then.  preload: a library the command runs with
+ * (LD_PRELOAD), or NULL. */
+static int on_nonblocking(const char *args, bool sock, const char *preload, char **out)
 {
     char cmd[4096], fill[4096], *buf;
     size_t len, filled = 0;
@@ -1060,6 +1061,14 @@ static int on_nonblocking(const char *args, bool sock, char **out)
             _exit(127);
         close(c[0]);
         close(c[1]);
+        if (preload != NULL) {
+            const char *asan = getenv("ASAN_OPTIONS");
+            char opts[1024];
+
+            snprintf(opts, sizeof(opts), "verify_asan_link_order=0:%s", asan ? asan : "");
+            if (setenv("LD_PRELOAD", preload, 1) != 0 || setenv("ASAN_OPTIONS", opts, 1) != 0)
+                _exit(127);
+        }
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
     }
@@ -1113,7 +1122,7 @@ static void test_stdout_nonblocking(void **state)
     (void)state;
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         snprintf(args, sizeof(args), cases[k].args, dir);
-        rc = on_nonblocking(args, cases[k].sock, &o);
+        rc = on_nonblocking(args, cases[k].sock, NULL, &o);
         if (cases[k].whole != NULL) {
             snprintf(want, sizeof(want), "%s 2>/dev/null", cases[k].whole);
             assert_int_equal(ces_test_tool(NULL, want, &whole), 0);
@@ -1132,6 +1141,181 @@ static void test_stdout_nonblocking(void **state)
         free(o);
     }
     ces_test_remove_in(dir, "x.txt\0");
+}
+
+/* Runs each of cmds (on_nonblocking's, "%s" the directory) into a pipe or
+ * socket pair made O_NONBLOCK and full: each comes whole once the reader
+ * reads, exit 0 (its standard output's text, or cesync's line "wrote"
+ * where the command is print -o FILE). */
+static void nonblocking_whole(const char *const *cmds, size_t n, bool sock, const char *preload)
+{
+    char *dir = ces_test_tmpdir(), args[512], want[1024], *whole, *o;
+    int rc;
+
+    for (size_t k = 0; k < n; k++) {
+        snprintf(args, sizeof(args), cmds[k], dir);
+        rc = on_nonblocking(args, sock, preload, &o);
+        if (strncmp(args, "print barrier --ranks 2 -o ", 27) == 0) {
+            snprintf(want, sizeof(want), "cesync: wrote %s/x.txt\n", dir);
+            whole = strdup(want);
+        } else if (strncmp(args, "check barrier", 13) == 0) {
+            whole = strdup(strncmp(o, "verdict: OK\nstatistics: ", 24) == 0 ? o : "(a report)");
+        } else {
+            snprintf(want, sizeof(want), "%s 2>/dev/null", args);
+            assert_int_equal(ces_test_tool(NULL, want, &whole), 0);
+            assert_true(strlen(whole) > 1000);
+        }
+        assert_non_null(whole);
+        if (rc != 0 || strcmp(o, whole) != 0)
+            fail_msg("'cesync %s' into a full %s%s: exit %d, %zu bytes, not %zu:\n%.300s", args,
+                     sock ? "socket" : "pipe", preload != NULL ? " without /proc" : "", rc,
+                     strlen(o), strlen(whole), o);
+        free(whole);
+        free(o);
+    }
+    ces_test_remove_in(dir, "x.txt\0");
+}
+
+/* A socket pair's end that the parent made O_NONBLOCK and left full as
+ * the command's standard output and error, which cannot be opened again
+ * (ces_file_reopen opens a pipe or a terminal alone): printed text (promela's model, dot's
+ * text with no -o and under -o -, check's report, a long --help, print's
+ * line on standard error), also under --max-seconds that its reader comes
+ * within, each comes whole once the reader reads, exit 0, the description
+ * O_NONBLOCK after, and so do check's progress lines.  Each failed:
+ * "cesync: cannot write to standard output: Resource temporarily
+ * unavailable" (exit 2), and what was said on standard error was lost. */
+static void test_stdout_socket_nonblocking(void **state)
+{
+    static const char *const cmds[] = {
+        "promela alltoall --ranks 8",
+        "promela alltoall --ranks 8 -o -",
+        "dot alltoall --ranks 8",
+        "dot alltoall --ranks 8 -o - --max-seconds 60",
+        "check barrier --ranks 2",
+        "check barrier --ranks 2 --max-seconds 60",
+        "check --help",
+        "print barrier --ranks 2 -o %s/x.txt >/dev/null",
+    };
+
+    char *o, *end;
+    int rc;
+
+    (void)state;
+    nonblocking_whole(cmds, sizeof(cmds) / sizeof(cmds[0]), true, NULL);
+    /* check's progress on standard error every 0.2 s, its first before the
+     * reader reads (at 1 s), stopped by its bound at 1.5 s: the first line
+     * said is of 0.2 s (it was of 1.0 s: the four before it were lost) */
+    rc = on_nonblocking("check alltoall --ranks 5 --iterations 2 --no-reduction --progress 0.2 "
+                        "--max-seconds 1.5", true, NULL, &o);
+    end = strchr(o, '\n');
+    if (end != NULL)
+        *end = '\0';
+    while (end != NULL && end > o && strncmp(end, " s, ", 4) != 0)
+        end--;
+    while (end != NULL && end > o && end[-1] != ' ')
+        end--;
+    if (rc != 3 || strncmp(o, "check: ", 7) != 0 || end == NULL || strtod(end, NULL) >= 0.9)
+        fail_msg("check's progress into a full socket: exit %d, its first line:\n%s", rc, o);
+    free(o);
+}
+
+/* Without /proc (open(2) of /proc/... failing: proc_absent.c preloaded)
+ * nothing can be opened again: standard output and error a pipe made
+ * O_NONBLOCK and full, promela's model and print's line on standard error
+ * come whole, exit 0, as they do into a socket.  Each failed as there. */
+static void test_stdout_nonblocking_no_proc(void **state)
+{
+#if defined(CES_PROC_ABSENT)
+    static const char *const cmds[] = {
+        "promela alltoall --ranks 8",
+        "print barrier --ranks 2 -o %s/x.txt >/dev/null",
+    };
+
+    (void)state;
+    nonblocking_whole(cmds, sizeof(cmds) / sizeof(cmds[0]), false, CES_PROC_ABSENT);
+#else
+    (void)state;
+    skip();
+#endif
+}
+
+/* A socket pair's end made O_NONBLOCK and full, never read, as the
+ * standard output of commands under --max-seconds 2, their standard error
+ * a file: each stops at the bound, not before and within 20 s, exit 3,
+ * saying so.  check's report, which failed at once (exit 2, "cesync:
+ * cannot write to standard output: Resource temporarily unavailable") and
+ * would wait for ever for a reader, says how much was left; dot's text,
+ * written into the socket itself under the bound as before (not through
+ * the relay's pipe, which took it and said the bound passed once more),
+ * says what dot -o - says. */
+static void test_stdout_socket_bound(void **state)
+{
+    static const char *const cmds[] = {"dot barrier --ranks 2 --max-seconds 2",
+                                       "check barrier --ranks 2 --max-seconds 2"};
+    char *dir = ces_test_tmpdir(), err[256];
+
+    (void)state;
+    snprintf(err, sizeof(err), "%s/err", dir);
+    for (size_t k = 0; k < sizeof(cmds) / sizeof(cmds[0]); k++) {
+        char cmd[1024], fill[4096], *said, want[512];
+        struct timespec t0, t1, tick = {0, 20000000};
+        int c[2], st = 0, fd;
+        double secs = 0;
+        size_t len;
+        pid_t pid;
+
+        assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, c), 0);
+        assert_int_equal(fcntl(c[1], F_SETFL, fcntl(c[1], F_GETFL) | O_NONBLOCK), 0);
+        memset(fill, 0, sizeof(fill));
+        for (size_t n = sizeof(fill); n > 0; n /= 8)
+            while (write(c[1], fill, n) > 0)
+                ;
+        snprintf(cmd, sizeof(cmd), "exec '%s' %s </dev/null 2>'%s'", CES_TOOL, cmds[k], err);
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            if (dup2(c[1], 1) < 0)
+                _exit(127);
+            close(c[0]);
+            close(c[1]);
+            execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+            _exit(127);
+        }
+        while (waitpid(pid, &st, WNOHANG) == 0 && secs < 30) {
+            nanosleep(&tick, NULL);
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+        }
+        if (secs >= 30) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+        }
+        assert_int_not_equal(fcntl(c[1], F_GETFL) & O_NONBLOCK, 0);
+        close(c[0]);
+        close(c[1]);
+        fd = open(err, O_RDONLY);
+        assert_true(fd >= 0);
+        said = ces_test_read_fd(fd, &len);
+        close(fd);
+        /* (the bytes left: check's statistics vary) */
+        if (strncmp(cmds[k], "dot", 3) == 0)
+            snprintf(want, sizeof(want), "cesync: dot: the dot text not written (--max-seconds "
+                     "2): the time bound passed while it was written to standard output\n");
+        else
+            snprintf(want, sizeof(want), "cesync: check: standard output not written whole "
+                     "(--max-seconds 2): the time bound passed while it was written, ");
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 3 || secs < 1.9 || secs > 20 ||
+            strncmp(said, want, strlen(want)) != 0 || ces_test_count(said, "\n") != 1 ||
+            (strncmp(cmds[k], "check", 5) == 0 && (len < 12 ||
+             strcmp(said + len - strlen(" bytes left\n"), " bytes left\n") != 0)))
+            fail_msg("'cesync %s' into a full socket never read: status %d after %.2f s:\n%s",
+                     cmds[k], st, secs, said);
+        free(said);
+    }
+    assert_int_equal(remove(err), 0);
+    assert_int_equal(rmdir(dir), 0);
 }
 
 /* cesync run checks its input before it looks for GPUs, so these say the
@@ -2308,6 +2492,9 @@ int main(void)
         cmocka_unit_test(test_own_terminal_bound),
         cmocka_unit_test(test_stdout_terminal_not_another),
         cmocka_unit_test(test_stdout_nonblocking),
+        cmocka_unit_test(test_stdout_socket_nonblocking),
+        cmocka_unit_test(test_stdout_nonblocking_no_proc),
+        cmocka_unit_test(test_stdout_socket_bound),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
         cmocka_unit_test(test_run_probe_fork_fails),
