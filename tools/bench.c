@@ -1447,12 +1447,6 @@ int ces_cmd_bench(int argc, char **argv)
         ex = ces_tool_fail("bench: %s", ces_ctx_last_error(ctx));
         goto out;
     }
-#ifndef CES_HAVE_CUDA
-    if (!B->dry) {
-        ex = ces_tool_fail("bench: this cesync was built without CUDA; --dry-run predicts only");
-        goto out;
-    }
-#endif
     B->model = *ces_model_find("h200");
     if (B->model_path != NULL && ces_model_load(ctx, B->model_path, NULL, &B->model) != CES_OK) {
         ex = ces_tool_fail("%s", ces_ctx_last_error(ctx));
@@ -1467,6 +1461,13 @@ int ces_cmd_bench(int argc, char **argv)
         ex = run_gpu(ctx, B);
         if (ex == CES_EXIT_USAGE)
             goto out;
+    }
+#else
+    /* after every check a build with CUDA makes before it opens the GPUs
+     * (the --model file and its entries too), in its words */
+    if (!B->dry) {
+        ex = ces_tool_fail("bench: this cesync was built without CUDA; --dry-run predicts only");
+        goto out;
     }
 #endif
     if (B->dry)

@@ -12,6 +12,9 @@
 #include "tool.h"
 #include "internal.h" /* ces_now */
 
+#include "args.h"  /* ces_cuda_settings_read */
+#include "lower.h" /* ces_cuda_lower, ces_cuda_queues_check */
+
 #if defined(CES_HAVE_CUDA)
 #include "runtime.h"
 #endif
@@ -60,10 +63,18 @@ static int run_help(void)
     return CES_EXIT_OK;
 }
 
-#if defined(CES_HAVE_CUDA)
-
 /* The most ranks one run drives (the per-rank arrays below; tool.h). */
 #define RUN_MAX_RANKS CES_TOOL_RUN_RANKS
+
+/* What a child of this process found of the GPUs (ces_devices_query):
+ * its status, the message of a failure, and the description. */
+struct probe {
+    int rc;
+    char why[1024];
+    struct ces_devices d;
+};
+
+#if defined(CES_HAVE_CUDA)
 
 /* The pattern: deterministic in (rank, buffer, offset, iteration). */
 static uint64_t pat_word(uint32_t rank, uint32_t buf, uint64_t w, uint64_t gen)
@@ -659,14 +670,6 @@ static int run_single(const struct ces_graph *g, const char *place, uint32_t n)
     return ec;
 }
 
-/* What a child of this process found of the GPUs (ces_devices_query):
- * its status, the message of a failure, and the description. */
-struct probe {
-    int rc;
-    char why[1024];
-    struct ces_devices d;
-};
-
 /* The GPUs, described in a child so that this process can still fork ranks
  * that use CUDA (ces_devices_query calls cuInit).  The child sends its
  * struct probe whole through a pipe, which this process reads to the end
@@ -746,6 +749,86 @@ static struct probe *probe_gpus(void)
     }
     return p;
 }
+
+/* Runs g (place: its file, NULL for a collective) on the GPUs the probe
+ * found, once the command line, the schedule, the settings and the
+ * lowering have been judged (ces_cmd_run): one process per rank, or this
+ * one for all (single).  Returns the exit code (printed). */
+static int run_gpus(struct ces_ctx *ctx, const struct probe *probe, const struct ces_graph *g,
+                    const char *place, int single)
+{
+    char path[96];
+    pid_t pids[RUN_MAX_RANKS], parent = getpid();
+    uint32_t n = ces_graph_ranks(g), gpus = probe->d.count, started = 0;
+    struct timespec now = {0, 0}; /* (the PID alone where the clock fails) */
+    int tally[2], ec;
+
+    /* as cesync devices --ranks N says them, before a rank starts: a pair
+     * of GPUs that are not peers failed the ranks' first allocation */
+    if (probe->rc != CES_OK)
+        return ces_tool_fail("run: %s", probe->why);
+    if (gpus == 0)
+        return ces_tool_fail("run: no CUDA GPU is available on this machine");
+    if (ces_devices_fit(ctx, &probe->d, n, single) != CES_OK)
+        return ces_tool_fail("run: %s", ces_ctx_last_error(ctx));
+    printf("cesync run: %" PRIu32 " ranks, %s, %" PRIu64 " iteration%s in %" PRIu32 " block%s\n",
+           n, single ? "one process" : "one process per rank", ces_graph_iterations(g),
+           ces_plural(ces_graph_iterations(g)),
+           ces_graph_nblocks(g), ces_plural(ces_graph_nblocks(g)));
+    fflush(stdout);
+    if (single)
+        return run_single(g, place, n);
+    if (pipe(tally) != 0)
+        return ces_tool_fail("run: cannot make a pipe: %s", strerror(errno));
+    /* An abstract name: no file, so none is left where the command is
+     * killed before its ranks joined.  Such names belong to the network
+     * namespace, which processes of another PID namespace may share
+     * (containers of one pod), one of them a run with this PID: the time
+     * makes the name this run's. */
+    clock_gettime(CLOCK_REALTIME, &now);
+    snprintf(path, sizeof(path), "@cesync-run-%ld-%" PRIx64, (long)parent,
+             (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec);
+    ec = CES_EXIT_OK;
+    for (uint32_t r = 0; r < n; r++) {
+        pids[r] = fork();
+        if (pids[r] == 0) {
+            /* A signal that ends this command (kill PID, not only a
+             * terminal's Ctrl-C to the whole group) ends its ranks: they
+             * ran on to their last iteration. */
+            if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+                _exit(CES_EXIT_USAGE);
+            close(tally[0]);
+            _exit(run_forked_rank(g, place, r, n, gpus, path, tally[1]));
+        }
+        if (pids[r] < 0) {
+            /* the ranks started would wait for it in the bootstrap */
+            ec = ces_tool_fail("run: cannot start rank %" PRIu32 ": %s", r, strerror(errno));
+            for (uint32_t k = 0; k < r; k++)
+                kill(pids[k], SIGTERM);
+            break;
+        }
+        started++;
+    }
+    close(tally[1]);
+    for (uint32_t r = 0; r < started; r++) {
+        int st = 0, code;
+
+        if (waitpid(pids[r], &st, 0) != pids[r] || started < n)
+            continue; /* (reaped only where the run never started whole) */
+        code = WIFEXITED(st) ? WEXITSTATUS(st) : CES_EXIT_DEFECT;
+        if (!WIFEXITED(st))
+            ces_tool_say("run: rank %" PRIu32 " died (signal %d)", r,
+                         WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+        if (code != CES_EXIT_OK && (ec == CES_EXIT_OK || code == CES_EXIT_DEFECT))
+            ec = code;
+    }
+    if (started == n)
+        ec = forked_tally(tally[0], n, ec);
+    close(tally[0]);
+    return ec;
+}
+
+#endif /* CES_HAVE_CUDA */
 
 /* Lowers every rank of g as a GPU that has every stream memory operation
  * would, as the ranks lower it again for their GPUs: what no GPU can run (a
@@ -851,12 +934,16 @@ int ces_cmd_run(int argc, char **argv)
         else
             args[nargs++] = argv[i];
     }
+#if defined(CES_HAVE_CUDA)
     probe = probe_gpus();
     if (probe == NULL) {
         ec = CES_EXIT_USAGE;
         goto out;
     }
     gpus = probe->d.count;
+#else
+    gpus = 0; /* (as a build with CUDA counts them on a machine without a GPU) */
+#endif
     snprintf(ranks_buf, sizeof(ranks_buf), "%" PRIu32, ces_tool_run_ranks(gpus));
     if (ces_ctx_create(NULL, &ctx) != CES_OK) {
         ec = ces_tool_fail("out of memory");
@@ -901,84 +988,14 @@ int ces_cmd_run(int argc, char **argv)
     ec = lower_ranks(ctx, g, place);
     if (ec != CES_EXIT_OK)
         goto out;
-    /* as cesync devices --ranks N says them, before a rank starts: a pair
-     * of GPUs that are not peers failed the ranks' first allocation */
-    if (probe->rc != CES_OK) {
-        ec = ces_tool_fail("run: %s", probe->why);
-        goto out;
-    }
-    if (gpus == 0) {
-        ec = ces_tool_fail("run: no CUDA GPU is available on this machine");
-        goto out;
-    }
-    if (ces_devices_fit(ctx, &probe->d, n, single) != CES_OK) {
-        ec = ces_tool_fail("run: %s", ces_ctx_last_error(ctx));
-        goto out;
-    }
-    printf("cesync run: %" PRIu32 " ranks, %s, %" PRIu64 " iteration%s in %" PRIu32 " block%s\n",
-           n, single ? "one process" : "one process per rank", ces_graph_iterations(g),
-           ces_plural(ces_graph_iterations(g)),
-           ces_graph_nblocks(g), ces_plural(ces_graph_nblocks(g)));
-    fflush(stdout);
-    if (single) {
-        ec = run_single(g, place, n);
-    } else {
-        char path[96];
-        pid_t pids[RUN_MAX_RANKS], parent = getpid();
-        uint32_t started = 0;
-        struct timespec now = {0, 0}; /* (the PID alone where the clock fails) */
-        int tally[2];
-
-        if (pipe(tally) != 0) {
-            ec = ces_tool_fail("run: cannot make a pipe: %s", strerror(errno));
-            goto out;
-        }
-        /* An abstract name: no file, so none is left where the command is
-         * killed before its ranks joined.  Such names belong to the network
-         * namespace, which processes of another PID namespace may share
-         * (containers of one pod), one of them a run with this PID: the
-         * time makes the name this run's. */
-        clock_gettime(CLOCK_REALTIME, &now);
-        snprintf(path, sizeof(path), "@cesync-run-%ld-%" PRIx64, (long)parent,
-                 (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec);
-        ec = CES_EXIT_OK;
-        for (uint32_t r = 0; r < n; r++) {
-            pids[r] = fork();
-            if (pids[r] == 0) {
-                /* A signal that ends this command (kill PID, not only a
-                 * terminal's Ctrl-C to the whole group) ends its ranks: they
-                 * ran on to their last iteration. */
-                if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
-                    _exit(CES_EXIT_USAGE);
-                close(tally[0]);
-                _exit(run_forked_rank(g, place, r, n, gpus, path, tally[1]));
-            }
-            if (pids[r] < 0) {
-                /* the ranks started would wait for it in the bootstrap */
-                ec = ces_tool_fail("run: cannot start rank %" PRIu32 ": %s", r, strerror(errno));
-                for (uint32_t k = 0; k < r; k++)
-                    kill(pids[k], SIGTERM);
-                break;
-            }
-            started++;
-        }
-        close(tally[1]);
-        for (uint32_t r = 0; r < started; r++) {
-            int st = 0, code;
-
-            if (waitpid(pids[r], &st, 0) != pids[r] || started < n)
-                continue; /* (reaped only where the run never started whole) */
-            code = WIFEXITED(st) ? WEXITSTATUS(st) : CES_EXIT_DEFECT;
-            if (!WIFEXITED(st))
-                ces_tool_say("run: rank %" PRIu32 " died (signal %d)", r,
-                             WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-            if (code != CES_EXIT_OK && (ec == CES_EXIT_OK || code == CES_EXIT_DEFECT))
-                ec = code;
-        }
-        if (started == n)
-            ec = forked_tally(tally[0], n, ec);
-        close(tally[0]);
-    }
+#if defined(CES_HAVE_CUDA)
+    ec = run_gpus(ctx, probe, g, place, single);
+#else
+    /* every check above is the one a build with CUDA makes, GPUs or not
+     * (the same words, in the same order): the GPUs come after them */
+    (void)single;
+    ec = ces_tool_fail("run: this cesync was built without CUDA");
+#endif
 out:
     ces_graph_destroy(g);
     ces_ctx_destroy(ctx);
@@ -986,15 +1003,3 @@ out:
     free(args);
     return ec;
 }
-
-#else /* no CUDA */
-
-int ces_cmd_run(int argc, char **argv)
-{
-    if (ces_tool_wants_help(argc, argv))
-        return run_help();
-    ces_tool_say("run: this cesync was built without CUDA");
-    return CES_EXIT_USAGE;
-}
-
-#endif

@@ -1131,6 +1131,10 @@ static void test_usage_errors(void **state)
          "cesync: bench: --dry-run cannot --calibrate or --with-compute\n"},
         {"bench alltoall --dry-run --model /nonexistent/m.model",
          "cesync: /nonexistent/m.model: cannot open: No such file or directory\n"},
+        /* and without --dry-run, before the GPUs are asked, with CUDA or
+         * without (a build without CUDA said it has none instead) */
+        {"bench alltoall --model /nonexistent/m.model",
+         "cesync: /nonexistent/m.model: cannot open: No such file or directory\n"},
         {"bench alltoall --dry-run --csv /dev/full",
          "cesync: bench: cannot write /dev/full: No space left on device\n"},
         /* an output that names the model file read */
@@ -1534,6 +1538,16 @@ static void test_dry_run_without_prediction(void **state)
     free(out);
     snprintf(path, sizeof(path), "%s/n.csv", dir);
     assert_int_equal(access(path, F_OK), -1);
+    /* a run on GPUs too, before they are asked, with CUDA or without (a
+     * build without CUDA said it has none instead) */
+    assert_int_equal(ces_test_tool(dir,
+                                   "bench alltoall --ranks 4 --min-bytes 1M --max-bytes 1M "
+                                   "--variant plain --model two.model",
+                                   &out),
+                     2);
+    assert_string_equal(out, "cesync: bench: the model cannot run alltoall plain: 4 ranks, the "
+                             "model of two.model (kind h200) has at most 2 GPUs\n");
+    free(out);
     snprintf(path, sizeof(path), "%s/two.model", dir);
     ces_test_put_file(path, "flag_widths = 32\nhas_64bit_memops = 0\n");
     assert_int_equal(ces_test_tool(dir,

@@ -202,10 +202,6 @@ static void test_help_lists_every_option(void **state)
             fail_msg("'cesync %s --help' lists\n%s\nnot\n%s", cmds[i].cmd, got, want);
         snprintf(listed[i], sizeof(listed[i]), " %s ", got);
         alen += (size_t)snprintf(all + alen, sizeof(all) - alen, "%s ", got);
-#if !defined(CES_HAVE_CUDA)
-        if (strcmp(cmds[i].cmd, "run") == 0) /* built without CUDA: run takes nothing */
-            continue;
-#endif
         snprintf(args, sizeof(args), "%s %s --zzz", cmds[i].cmd, cmds[i].line);
         snprintf(want, sizeof(want), "cesync: %s: unknown option '--zzz' (see cesync %s --help)\n",
                  cmds[i].cmd, cmds[i].cmd);
@@ -219,10 +215,6 @@ static void test_help_lists_every_option(void **state)
     for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
         char words[sizeof(all)], *save = NULL, opt[64];
 
-#if !defined(CES_HAVE_CUDA)
-        if (strcmp(cmds[i].cmd, "run") == 0)
-            continue;
-#endif
         memcpy(words, all, alen + 1);
         for (char *w = strtok_r(words, " ", &save); w != NULL; w = strtok_r(NULL, " ", &save)) {
             char other[256];
@@ -758,7 +750,6 @@ static void test_arguments_in_order(void **state)
         {"bench", "--bogus --ranks 1 alltoall", NULL},
         {"gen", "--seed x --bogus", "--seed expects a number in 0..18446744073709551615, not 'x'"},
         {"gen", "--bogus --seed x", NULL},
-#if defined(CES_HAVE_CUDA)
         {"run", "--bytes 1q --bogus alltoall",
          "--bytes expects a size in 1..262144G (suffixes K M G), not '1q'"},
         {"run", "--bogus --bytes 1q alltoall", NULL},
@@ -766,7 +757,6 @@ static void test_arguments_in_order(void **state)
          "unexpected argument 'barrier' (one schedule per command; see cesync run --help)"},
         {"run", "--sync pull2 --ranks 0 alltoall",
          "--sync expects nccl, mono, credit or pull, not 'pull2'"},
-#endif
     };
 
     (void)state;
@@ -1319,13 +1309,14 @@ static void test_stdout_socket_bound(void **state)
 }
 
 /* cesync run checks its input before it looks for GPUs, so these say the
- * same with GPUs or without: a wrong file or option is named as such (it
- * was "no CUDA GPU is available"), and a schedule with more ranks than a
- * run drives is refused (past 64 it overran the per-rank arrays). */
+ * same with GPUs or without, and in a cesync built without CUDA (which
+ * said "this cesync was built without CUDA" to each): a wrong file or
+ * option is named as such (it was "no CUDA GPU is available"), and a
+ * schedule with more ranks than a run drives is refused (past 64 it
+ * overran the per-rank arrays). */
 static void test_run_input_first(void **state)
 {
     (void)state;
-#if defined(CES_HAVE_CUDA)
     ces_test_tool_says("run no-such.ces", 2,
                        "cesync: no-such.ces: cannot open: No such file or directory\n");
     ces_test_tool_says("run alltoall --bogus", 2,
@@ -1399,6 +1390,7 @@ static void test_run_input_first(void **state)
         assert_int_equal(remove(path), 0);
         assert_int_equal(rmdir(dir), 0);
     }
+#if defined(CES_HAVE_CUDA)
     /* no GPU to be seen (none visible, or a driver that fails: then CUDA's
      * own words, not "0 found"); bench's advice to share GPUs is not given
      * to one that shares them */
@@ -1419,7 +1411,9 @@ static void test_run_input_first(void **state)
         free(out);
     }
 #else
-    ces_test_tool_says("run no-such.ces", 2, "cesync: run: this cesync was built without CUDA\n");
+    /* built without CUDA: said once the input has been judged */
+    ces_test_tool_says("run barrier --ranks 2", 2,
+                       "cesync: run: this cesync was built without CUDA\n");
 #endif
 }
 
@@ -1427,90 +1421,80 @@ static void test_run_input_first(void **state)
  * the capture freezes) is refused before the GPUs are asked, once, at the
  * op's place in the file as the parser says its own errors: it was each
  * rank's "cesync: run: rank 0: preparing the schedule: r0.s0#1 (line 6:13):
- * ..." on GPUs, and "no CUDA GPU can be used" without. */
+ * ..." on GPUs, "no CUDA GPU can be used" without, and "this cesync was
+ * built without CUDA" in a cesync built so. */
 static void test_run_lowering_refused(void **state)
 {
-    (void)state;
-#if defined(CES_HAVE_CUDA)
-    {
-        static const char frozen[] = "r0.s0#1: wait f[1] >= 1: the wait reads $i (in its slot "
-                                     "or its value) but graph capture freezes it, so replays "
-                                     "would pass on stale flags; use a graph-safe protocol: "
-                                     "pull (every captured collective's but the barrier's) or "
-                                     "credit (the barrier's)\n";
-        char *dir = ces_test_tmpdir(), path[128], want[512], *out = NULL;
+    static const char frozen[] = "r0.s0#1: wait f[1] >= 1: the wait reads $i (in its slot "
+                                 "or its value) but graph capture freezes it, so replays "
+                                 "would pass on stale flags; use a graph-safe protocol: "
+                                 "pull (every captured collective's but the barrier's) or "
+                                 "credit (the barrier's)\n";
+    char *dir = ces_test_tmpdir(), path[128], want[512], *out = NULL;
 
-        snprintf(path, sizeof(path), "%s/frozen.ces", dir);
-        ces_test_put_file(path, "cesync 1\nranks 2\nsignal f u32 2\nphase graph x2\n"
-                                "r* over p : write f[$i % 2]@$p = 1\n"
-                                "r* over p : wait f[$i % 2] >= 1\n"
-                                "r* over p : write f[$i % 2] = 0\n");
-        snprintf(want, sizeof(want), "cesync: run: frozen.ces:6:13: %s", frozen);
-        assert_int_equal(ces_test_tool(dir, "run frozen.ces --single-process", &out), 2);
-        assert_string_equal(out, want);
-        free(out);
-        snprintf(want, sizeof(want), "cesync: run: <stdin>:6:13: %s", frozen);
-        assert_int_equal(ces_test_tool(dir, "run - < frozen.ces", &out), 2);
-        assert_string_equal(out, want);
-        free(out);
-        /* a malformed setting is said first, before the lowering's seconds */
-        assert_int_equal(ces_test_tool_env(dir, "CES_TIMEOUT_MS=abc", "run frozen.ces", &out), 2);
-        assert_string_equal(out, "cesync: run: CES_TIMEOUT_MS must be 1..4294967295 milliseconds "
-                                 "(digits), not 'abc'\n");
-        free(out);
-        assert_int_equal(remove(path), 0);
-        assert_int_equal(rmdir(dir), 0);
-    }
-#else
-    ces_test_tool_says("run barrier", 2, "cesync: run: this cesync was built without CUDA\n");
-#endif
+    (void)state;
+    snprintf(path, sizeof(path), "%s/frozen.ces", dir);
+    ces_test_put_file(path, "cesync 1\nranks 2\nsignal f u32 2\nphase graph x2\n"
+                            "r* over p : write f[$i % 2]@$p = 1\n"
+                            "r* over p : wait f[$i % 2] >= 1\n"
+                            "r* over p : write f[$i % 2] = 0\n");
+    snprintf(want, sizeof(want), "cesync: run: frozen.ces:6:13: %s", frozen);
+    assert_int_equal(ces_test_tool(dir, "run frozen.ces --single-process", &out), 2);
+    assert_string_equal(out, want);
+    free(out);
+    snprintf(want, sizeof(want), "cesync: run: <stdin>:6:13: %s", frozen);
+    assert_int_equal(ces_test_tool(dir, "run - < frozen.ces", &out), 2);
+    assert_string_equal(out, want);
+    free(out);
+    /* a malformed setting is said first, before the lowering's seconds */
+    assert_int_equal(ces_test_tool_env(dir, "CES_TIMEOUT_MS=abc", "run frozen.ces", &out), 2);
+    assert_string_equal(out, "cesync: run: CES_TIMEOUT_MS must be 1..4294967295 milliseconds "
+                             "(digits), not 'abc'\n");
+    free(out);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
 }
 
 /* A file checked for other hardware queues than this process has
  * (`connections`, CUDA_DEVICE_MAX_CONNECTIONS) is refused before the GPUs
  * are asked, once, naming the file: each rank's ces_cuda_run_prepare said
  * "cesync: run: rank 0: preparing the schedule: ces_launch: the schedule was
- * checked with ..." on GPUs, and without one run said that none can be
- * used. */
+ * checked with ..." on GPUs, without one run said that none can be used,
+ * and a cesync built without CUDA that it was. */
 static void test_run_queues_first(void **state)
 {
-    (void)state;
-#if defined(CES_HAVE_CUDA)
-    {
-        static const char tail[] =
-            "(CUDA_DEVICE_MAX_CONNECTIONS; 8 when unset), so the check did not model how its "
-            "streams are queued here; check it with `connections %s` (or `connections any`: "
-            "every assignment), or run it with CUDA_DEVICE_MAX_CONNECTIONS=%s\n";
-        char want[1024], end[512], *out = NULL;
+    static const char tail[] =
+        "(CUDA_DEVICE_MAX_CONNECTIONS; 8 when unset), so the check did not model how its "
+        "streams are queued here; check it with `connections %s` (or `connections any`: "
+        "every assignment), or run it with CUDA_DEVICE_MAX_CONNECTIONS=%s\n";
+    char want[1024], end[512], *out = NULL;
 
-        snprintf(end, sizeof(end), tail, "0", "1");
-        snprintf(want, sizeof(want), "cesync: run: bad/cross_stream_conn1.ces: the schedule was "
-                 "checked with connections 1 (its 2 streams sharing 1 queue) but this process "
-                 "has 8 hardware queues per GPU %s", end);
-        assert_int_equal(ces_test_tool_env(NULL, "CUDA_DEVICE_MAX_CONNECTIONS=",
-                                           "run bad/cross_stream_conn1.ces", &out), 2);
-        assert_string_equal(out, want);
-        free(out);
-        snprintf(end, sizeof(end), tail, "1", "2 or more");
-        snprintf(want, sizeof(want), "cesync: run: <stdin>: the schedule was checked with "
-                 "connections 0 (each of its 2 streams on a queue of its own) but this process "
-                 "has 1 hardware queue per GPU %s", end);
-        assert_int_equal(ces_test_tool_env(NULL, "CUDA_DEVICE_MAX_CONNECTIONS=1",
-                                           "run - < bad/cross_stream_conn0.ces", &out), 2);
-        assert_string_equal(out, want);
-        free(out);
-    }
-#endif
+    (void)state;
+    snprintf(end, sizeof(end), tail, "0", "1");
+    snprintf(want, sizeof(want), "cesync: run: bad/cross_stream_conn1.ces: the schedule was "
+             "checked with connections 1 (its 2 streams sharing 1 queue) but this process "
+             "has 8 hardware queues per GPU %s", end);
+    assert_int_equal(ces_test_tool_env(NULL, "CUDA_DEVICE_MAX_CONNECTIONS=",
+                                       "run bad/cross_stream_conn1.ces", &out), 2);
+    assert_string_equal(out, want);
+    free(out);
+    snprintf(end, sizeof(end), tail, "1", "2 or more");
+    snprintf(want, sizeof(want), "cesync: run: <stdin>: the schedule was checked with "
+             "connections 0 (each of its 2 streams on a queue of its own) but this process "
+             "has 1 hardware queue per GPU %s", end);
+    assert_int_equal(ces_test_tool_env(NULL, "CUDA_DEVICE_MAX_CONNECTIONS=1",
+                                       "run - < bad/cross_stream_conn0.ces", &out), 2);
+    assert_string_equal(out, want);
+    free(out);
 }
 
 /* The settings every rank reads from the environment are judged before the
  * GPUs are asked, once: a malformed one was each forked rank's "cesync:
  * run: rank 0: CES_TIMEOUT_MS must be ..." and then "0 of 2 ranks ran to
- * the end" on GPUs, and without one "no CUDA GPU can be used". */
+ * the end" on GPUs, without one "no CUDA GPU can be used", and in a cesync
+ * built without CUDA that it was. */
 static void test_run_settings_first(void **state)
 {
-    (void)state;
-#if defined(CES_HAVE_CUDA)
     static const struct {
         const char *env, *want;
     } cases[] = {
@@ -1523,6 +1507,7 @@ static void test_run_settings_first(void **state)
                           "if wanted), not '-1'\n"},
     };
 
+    (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         char *out = NULL;
 
@@ -1530,16 +1515,15 @@ static void test_run_settings_first(void **state)
         assert_string_equal(out, cases[i].want);
         free(out);
     }
-#endif
 }
 
 /* run's --ranks says the ranks a run drives, 1..64 (the per-rank arrays of
- * tools/run.c), not the 1..1024 a schedule may have, with GPUs or without;
- * a file of more ranks is refused as such (test_run_input_first). */
+ * tools/run.c), not the 1..1024 a schedule may have, with GPUs or without,
+ * with CUDA or without; a file of more ranks is refused as such
+ * (test_run_input_first). */
 static void test_run_ranks_range(void **state)
 {
     (void)state;
-#if defined(CES_HAVE_CUDA)
     ces_test_tool_says("run alltoall --ranks 0", 2,
                        "cesync: run: --ranks expects a number in 1..64, not '0'\n");
     ces_test_tool_says("run barrier --ranks 65 --single-process", 2,
@@ -1549,9 +1533,6 @@ static void test_run_ranks_range(void **state)
     /* the other commands keep the schedule's range */
     ces_test_tool_says("check alltoall --ranks 0", 2,
                        "cesync: check: --ranks expects a number in 1..1024, not '0'\n");
-#else
-    skip();
-#endif
 }
 
 /* A pipe for the GPU probe that cannot be made (one file descriptor left
