@@ -2970,6 +2970,138 @@ static size_t seen_last(const struct dot_order *o, uint32_t t, uint32_t ng, size
     return o->wv[wv_at(o, o->group[0], o->group[ng], wt->value, end) - 1].i;
 }
 
+/* At most this many writes into a slot for chain_over to read, all of
+ * them for each wait it reads. */
+#define DOT_CHAIN_WRITES 16
+
+/* Of each process, at most this many of its latest waits into the slot
+ * before a wait are read by chain_over and landed_before. */
+#define DOT_CHAIN_LOOK 4
+
+/* The event of wait x[k] where it runs, else NULL: of a later replay
+ * (dot_ow.later), its second replay's, whose clock it has; the writes
+ * may_take finds hold of that replay, which is all the chain needs. */
+static const struct dot_ev *chain_wait(const struct dot_order *o, size_t k)
+{
+    const struct dot_ow *u = &o->x[k];
+    size_t e = o->off[u->proc] + u->pos;
+
+    return o->dead[e] ? NULL : &o->ev[e];
+}
+
+/* Whether wait event v (x's vw, width `width`) may pass on write w[i] as
+ * the slot's latest (writes w[wlo..whi)): its value passes v, it runs,
+ * does not come after v, and no write that runs lands after it and
+ * before v (overwriting it). */
+static bool may_take(struct dot_order *o, const struct dot_ev *v, const struct dot_ow *vw,
+                     uint32_t width, size_t wlo, size_t whi, size_t i)
+{
+    const uint32_t *vc = order_clock(o, o->off[v->proc] + v->pos);
+
+    if (!ces_wait_holds(width, vw->cmp, o->w[i].value, vw->value) ||
+        o->dead[o->off[o->w[i].proc] + o->w[i].pos] || after_wait(o, v, i))
+        return false;
+    o->work += whi - wlo;
+    for (size_t k = wlo; k < whi; k++) {
+        if (k != i && !o->dead[o->off[o->w[k].proc] + o->w[k].pos] &&
+            first_before(o, vc, &o->w[k]) && first_before(o, ow_clock(o, k), &o->w[i]))
+            return false;
+    }
+    return true;
+}
+
+/* Whether write w[i] lands before write w[wu] where wait x[ku] took w[wu]
+ * (its slot's latest as it passed; writes w[wlo..whi)): of some process,
+ * one of its DOT_CHAIN_LOOK latest waits u0 into the slot before x[ku]
+ * that runs and fails the initial 0 took a write w0 before, the slot's latest
+ * then, so w[wu], the latest as x[ku] passed, is w0 or lands after it; of
+ * each w0 u0 may take, but one that w[wu] comes before (then x[ku] would
+ * not see w[wu]) and w[wu] itself where a wait of their process between
+ * u0 and x[ku] fails it (it would pass on w[wu] too), none is w[wu] and
+ * each is w[i] or comes after it.  r0 waiting f == 1, f >= 3, f == 1,
+ * f == 3, r1 writing 3 then 1, r2 3 then 1: where the third takes r2's 1
+ * the first does not, the second failing 1, so it took r1's 1, after
+ * r1's 3: r1's 3 lands before r2's 1. */
+static bool landed_before(struct dot_order *o, size_t xlo, size_t xhi, size_t ku,
+                          size_t wlo, size_t whi, uint32_t width, size_t wu, size_t i)
+{
+    const struct dot_ow *u = &o->x[ku];
+    const uint32_t *uc = order_clock(o, o->off[u->proc] + u->pos);
+
+    for (size_t a = xlo, end; a < xhi; a = end) {
+        uint32_t q = o->x[a].proc;
+        size_t k = ow_at(o->x, a, xhi, q, q == u->proc ? u->pos : uc[q]);
+
+        end = ow_at(o->x, k, xhi, q, UINT32_MAX);
+        for (uint32_t m = 0; m < DOT_CHAIN_LOOK && k > a; m++, k--) {
+            const struct dot_ev *v = chain_wait(o, k - 1);
+            bool all = v != NULL &&
+                       !ces_wait_holds(width, o->x[k - 1].cmp, 0, o->x[k - 1].value);
+            bool split = false; /* a wait between u0 and x[ku] fails w[wu] */
+
+            for (size_t b = k; q == u->proc && b < ku && !split; b++)
+                split = !ces_wait_holds(width, o->x[b].cmp, o->w[wu].value, o->x[b].value);
+            for (size_t w0 = wlo; all && w0 < whi; w0++) {
+                if (!may_take(o, v, &o->x[k - 1], width, wlo, whi, w0) ||
+                    (w0 != wu && first_before(o, ow_clock(o, w0), &o->w[wu])) ||
+                    (w0 == wu && split))
+                    continue;
+                all = w0 != wu && (w0 == i || first_before(o, ow_clock(o, w0), &o->w[i]));
+            }
+            if (all)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Whether wait event x (`wt`, of width `width`, clock c) never passes on
+ * write w[i] of its slot (its writes split by slot_writes into ng runs), by a
+ * chain of waits before it: of some process, one of its DOT_CHAIN_LOOK
+ * latest waits u into the slot before x that runs and fails the initial
+ * 0 takes a write wu that x fails, landing before x passes; where w[i]
+ * lands before every such wu (comes before it, or landed_before: a wait
+ * before u took w[i] or a write after it, then u wu), a write x fails
+ * lands after w[i] and before x passes.  r0 waiting f >= 3, f == 2,
+ * f == 3, r1 writing 3 then 2, r2 writing 2 then 3: the second takes
+ * r1's 2, after r1's 3, or r2's 2, where the first took r1's 3 (r2's 3
+ * comes after r2's 2), so the third never passes on r1's 3.  Only of a
+ * slot of at most DOT_CHAIN_WRITES writes, x and w[i] of no later
+ * replay. */
+static bool chain_over(struct dot_order *o, const struct dot_ev *x, const uint32_t *c,
+                       const struct ces_op *wt, uint32_t width, uint32_t ng, size_t i)
+{
+    const struct dot_ow slot = {wt->slot.sig, wt->slot.rank, wt->slot.idx, 0, 0, 0, 0, 0, false};
+    size_t wlo = o->group[0], whi = o->group[ng], xlo, xhi;
+
+    if (x->later || o->w[i].later || whi - wlo > DOT_CHAIN_WRITES)
+        return false;
+    xlo = bound(o->x, o->nx, sizeof(*o->x), &slot, cmp_ow_slot, false);
+    xhi = bound(o->x, o->nx, sizeof(*o->x), &slot, cmp_ow_slot, true);
+    for (size_t a = xlo, end; a < xhi; a = end) {
+        uint32_t q = o->x[a].proc;
+        size_t k = ow_at(o->x, a, xhi, q, q == x->proc ? x->pos : c[q]);
+
+        end = ow_at(o->x, k, xhi, q, UINT32_MAX);
+        for (uint32_t m = 0; m < DOT_CHAIN_LOOK && k > a; m++, k--) {
+            const struct dot_ev *u = chain_wait(o, k - 1);
+            bool all = u != NULL &&
+                       !ces_wait_holds(width, o->x[k - 1].cmp, 0, o->x[k - 1].value);
+
+            for (size_t wu = wlo; all && wu < whi; wu++) {
+                if (!may_take(o, u, &o->x[k - 1], width, wlo, whi, wu))
+                    continue;
+                all = !ces_wait_holds(width, wt->cmp, o->w[wu].value, wt->value) &&
+                      (first_before(o, ow_clock(o, wu), &o->w[i]) ||
+                       landed_before(o, xlo, xhi, k - 1, wlo, whi, width, wu, i));
+            }
+            if (all)
+                return true;
+        }
+    }
+    return false;
+}
+
 /* Adds to st->kept the pairs of wait event e (of block b) with its
  * nearest writes of block b: of each process, the first write of the block
  * the wait may see (first_seen) that does not happen after it, but where
@@ -3019,7 +3151,7 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
         for (uint32_t k = 0; k < nkept && !later; k++)
             later = k != a && ac[o->w[near[k]].proc] > o->w[near[k]].pos &&
                     !fails_between(o, near[k], near[a]);
-        if (!later)
+        if (!later && !chain_over(o, x, c, op, width, ng, near[a]))
             rc = keep_pair(st, o, x, near[a]);
     }
     for (uint32_t a = 0, t = 0; a < nkept && rc == CES_OK; a++) {
@@ -3057,7 +3189,7 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
             for (uint32_t k = 0; k < nkept && !held; k++)
                 held = k != a && jc[o->w[near[k]].proc] > o->w[near[k]].pos &&
                        !fails_between(o, near[k], j);
-            if (!held)
+            if (!held && !chain_over(o, x, c, op, width, ng, j))
                 rc = keep_pair(st, o, x, j);
             p = j;
         }
