@@ -458,10 +458,12 @@ int ces_sim_sort_late(struct sim_model *m, void *b, size_t n, size_t size,
 /* The runs of generations that the consumes with '==' of m's unrolled ops
  * keep in their lists of the runs they expect (shared where equal, as the
  * building keeps them in m->runs: m->nruns), counted as the building
- * counts them before it keeps any, into *kept: CES_ERR_LIMIT where they
- * pass `most` (the building's 2^32 - 2; a test's lower), SIM_LATE or
- * CES_ERR_NOMEM.  (A built model's ops; its steps told to m->progress.) */
-int ces_sim_runs_check(struct sim_model *m, uint32_t most, uint64_t *kept);
+ * counts them before it keeps any, or where `keep`, kept as it keeps them
+ * (then freed; each consume's list, its aux, written as the building
+ * wrote it), into *kept: CES_ERR_LIMIT where they pass `most` (the
+ * building's 2^32 - 2; a test's lower), the keeping stopped there, SIM_LATE
+ * or CES_ERR_NOMEM.  (A built model's ops; its steps told to m->progress.) */
+int ces_sim_runs_check(struct sim_model *m, uint32_t most, bool keep, uint64_t *kept);
 void ces_sim_model_destroy(struct sim_model *m);
 void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos,
                  struct ces_check_pos *out);

@@ -1856,7 +1856,7 @@ static int runs_refused(struct sim_model *m, uint64_t kept, uint32_t most)
  * phase), else read and compared (a replay of one that expects the data
  * of a produce of its own replay).  The lists kept into runs (where each
  * begins into at, the consume's list into its aux) and their runs'
- * number into *kept, CES_ERR_LIMIT where that passes `most`; where runs
+ * number into *kept, the sweep stopped once that passes `most`; where runs
  * is NULL, the same sweep keeping none, judging the runs read equal to
  * the list's by their number and hash (only counting: *kept is the runs
  * the lists would hold, fewer only where two lists' hashes collide, which
@@ -1916,10 +1916,8 @@ static int sweep_runs(struct sim_model *m, const struct ces_vec *ev, struct runs
         if (rc != CES_OK)
             break;
         *kept += n;
-        if (runs != NULL && *kept > most) {
-            rc = runs_refused(m, *kept, most);
-            break;
-        }
+        if (runs != NULL && *kept > most)
+            break; /* (refused: runs_swept) */
         *t = (struct runs_seen){op->b.lo, op->b.hi, prods, n, hash, map,
                                 runs != NULL ? (uint32_t)at->len : 0, rel};
         if (runs != NULL) {
@@ -1965,21 +1963,24 @@ static int find_prodcons(struct sim_model *m, struct ces_vec *ev)
     return rc;
 }
 
-/* Whether the runs that the consumes with '==' keep (ev: their produces
- * and consumes, sorted) fit `most`, counted before any is kept: the sweep
- * of sweep_runs keeping none (a building step of its own), *kept what the
- * lists would hold.  CES_ERR_LIMIT, SIM_LATE or CES_ERR_NOMEM. */
-static int runs_check(struct sim_model *m, const struct ces_vec *ev, uint32_t most,
-                      uint64_t *kept)
+/* The sweep of sweep_runs over ev (the produces and consumes, sorted), a
+ * building step of its own: where runs is NULL, the count before any run
+ * is kept ("counting the expected data"), refused where *kept passes
+ * `most`; else the runs kept into runs and at, refused as soon as they
+ * pass it.  CES_ERR_LIMIT, SIM_LATE or CES_ERR_NOMEM. */
+static int runs_swept(struct sim_model *m, const struct ces_vec *ev, struct ces_vec *runs,
+                      struct ces_vec *at, uint32_t most, uint64_t *kept)
 {
     uint32_t nseen = runs_seen_size(ev);
     struct runs_seen *seen = zalloc(m, nseen, sizeof(*seen));
     int rc;
 
+    *kept = 0;
     if (seen == NULL)
         return m->timed_out ? SIM_LATE : CES_ERR_NOMEM;
-    begin(m, "counting the expected data", ev->len);
-    rc = sweep_runs(m, ev, seen, nseen, NULL, NULL, most, kept);
+    begin(m, runs == NULL ? "counting the expected data" : "reading the expected data",
+          ev->len);
+    rc = sweep_runs(m, ev, seen, nseen, runs, at, most, kept);
     zfree(m, seen, nseen, sizeof(*seen));
     if (rc == CES_OK && *kept > most)
         rc = runs_refused(m, *kept, most);
@@ -1987,14 +1988,16 @@ static int runs_check(struct sim_model *m, const struct ces_vec *ev, uint32_t mo
 }
 
 /* (internal.h) */
-int ces_sim_runs_check(struct sim_model *m, uint32_t most, uint64_t *kept)
+int ces_sim_runs_check(struct sim_model *m, uint32_t most, bool keep, uint64_t *kept)
 {
-    struct ces_vec ev = {0};
+    struct ces_vec ev = {0}, runs = {0}, at = {0};
     int rc = find_prodcons(m, &ev);
 
     *kept = 0;
     if (rc == CES_OK)
-        rc = runs_check(m, &ev, most, kept);
+        rc = runs_swept(m, &ev, keep ? &runs : NULL, keep ? &at : NULL, most, kept);
+    vfree(m, &runs, sizeof(struct sim_run));
+    vfree(m, &at, sizeof(uint32_t));
     vfree(m, &ev, sizeof(struct prodcons));
     return rc == CES_ERR_NOMEM ? nomem(m->ctx) : rc;
 }
@@ -2004,14 +2007,14 @@ int ces_sim_runs_check(struct sim_model *m, uint32_t most, uint64_t *kept)
  * its aux.  Refused where the runs kept would pass 2^32 - 2 (their 32-bit
  * offsets in m->exp_at), judged before any is kept: a bound first, a
  * consume reading 4k + 1 runs at most after k produces of its buffer
- * (each adds 2 runs at most), and where that passes, runs_check. */
+ * (each adds 2 runs at most), and where that passes, the count of
+ * runs_swept (fewer than those kept only where hashes collide, which the
+ * sweep that keeps them refuses). */
 static int expected_runs(struct sim_model *m)
 {
     const uint32_t lim = UINT32_MAX - 1;
     struct ces_vec ev = {0}, runs = {0}, at = {0};
-    struct runs_seen *seen = NULL;
     uint64_t bound = 0, prod = 0, cons = 0, kept;
-    uint32_t nseen = 1;
     int rc = find_prodcons(m, &ev);
 
     for (size_t i = 0; i < ev.len && rc == CES_OK; i++) {
@@ -2026,17 +2029,9 @@ static int expected_runs(struct sim_model *m)
     }
     bound = sat_add64(bound, sat_mul64(cons, 4 * prod + 1));
     if (rc == CES_OK && bound > lim)
-        rc = runs_check(m, &ev, lim, &kept);
-    if (rc == CES_OK) {
-        nseen = runs_seen_size(&ev);
-        seen = zalloc(m, nseen, sizeof(*seen));
-        if (seen == NULL)
-            rc = m->timed_out ? SIM_LATE : CES_ERR_NOMEM;
-    }
-    begin(m, "reading the expected data", ev.len);
+        rc = runs_swept(m, &ev, NULL, NULL, lim, &kept);
     if (rc == CES_OK)
-        rc = sweep_runs(m, &ev, seen, nseen, &runs, &at, lim, &kept);
-    zfree(m, seen, nseen, sizeof(*seen));
+        rc = runs_swept(m, &ev, &runs, &at, lim, &kept);
     if (rc == CES_OK && at.len > 0) /* (where the last list ends) */
         rc = vpush(m, &at, sizeof(uint32_t), &(uint32_t){(uint32_t)runs.len}, 1);
     if (rc == CES_OK) { /* (held already, as they grew) */

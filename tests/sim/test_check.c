@@ -5932,7 +5932,8 @@ static void test_memory_bound_expected_runs(void **state)
  * many runs, and whether every consume with '==' takes one of them; the
  * runs that ces_sim_runs_check counts as kept are those (the building's
  * count before it keeps any), a bound of one fewer refused with its
- * message. */
+ * message, and the same of the sweep that keeps them (the bound passed
+ * at the last list it keeps). */
 static void runs_of(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t lists, size_t runs)
 {
     struct ces_check_opts o;
@@ -5956,15 +5957,18 @@ static void runs_of(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t lis
     assert_true(consumes > 0);
     assert_int_equal(m->exp_at[lists], runs);
     assert_int_equal(m->nruns, runs);
-    assert_int_equal(ces_sim_runs_check(m, (uint32_t)runs, &kept), CES_OK);
-    assert_int_equal(kept, runs);
-    assert_int_equal(ces_sim_runs_check(m, (uint32_t)runs - 1, &kept), CES_ERR_LIMIT);
-    assert_int_equal(kept, runs);
     snprintf(want, sizeof(want), "the consumes with '==' keep %zu runs of generations (a run: "
              "bytes of one buffer produced in one iteration) in their lists of the runs they "
              "expect once graph replays are unrolled; the checker takes at most %zu", runs,
              runs - 1);
-    assert_string_equal(ces_ctx_last_error(ctx), want);
+    for (int keep = 0; keep < 2; keep++) {
+        assert_int_equal(ces_sim_runs_check(m, (uint32_t)runs, keep, &kept), CES_OK);
+        assert_int_equal(kept, runs);
+        assert_int_equal(ces_sim_runs_check(m, (uint32_t)runs - 1, keep, &kept),
+                         CES_ERR_LIMIT);
+        assert_int_equal(kept, runs);
+        assert_string_equal(ces_ctx_last_error(ctx), want);
+    }
     ces_sim_model_destroy(m);
 }
 
@@ -6804,12 +6808,19 @@ static void test_too_many_model_entries(void **state)
  * 40 bytes (each block's run relative, read and compared, each list
  * another: 2, 4, ..., 40 runs) keep 420 (runs_of, as for
  * test_expected_runs_shared's schedules, whose lists the replays share
- * after reading and comparing them). */
+ * after reading and comparing them).  The sweep that keeps the runs
+ * refuses too, for where the count is short (two lists' hashes equal):
+ * under a bound of 100 it stops at the tenth list, 110 runs kept, where
+ * the count says 420, and frees what it kept (the allocator ends at zero
+ * blocks); without its refusal it kept the 420 and gave CES_OK. */
 static void test_runs_kept_bound(void **state)
 {
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = many_runs(ctx);
+    struct ces_check_opts o;
+    struct sim_model *m = NULL;
+    uint64_t kept = 0;
     uint32_t big;
 
     (void)state;
@@ -6826,6 +6837,15 @@ static void test_runs_kept_bound(void **state)
     }
     assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
     runs_of(ctx, g, 20, 420);
+    ces_check_opts_init(&o);
+    assert_int_equal(ces_sim_model_build(ctx, g, &o, ces_graph_streams(g), &m, NULL), CES_OK);
+    assert_int_equal(ces_sim_runs_check(m, 100, false, &kept), CES_ERR_LIMIT);
+    assert_int_equal(kept, 420);
+    assert_int_equal(ces_sim_runs_check(m, 100, true, &kept), CES_ERR_LIMIT);
+    assert_int_equal(kept, 110);
+    assert_non_null(strstr(ces_ctx_last_error(ctx), "'==' keep 110 runs of generations"));
+    assert_non_null(strstr(ces_ctx_last_error(ctx), "the checker takes at most 100"));
+    ces_sim_model_destroy(m);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
@@ -6834,7 +6854,8 @@ static void test_runs_kept_bound(void **state)
  * are counted before any is stored: 65,536 produces of a buffer and 16,385
  * consumes of one byte of it (each a graph phase of that many replays)
  * pass the bound of 4 runs a produce for each consume, so the sweep counts
- * the runs (16,385), reading the clock every 65,536 events.  Its events
+ * the runs the lists keep (one list of one run, the replays reading none
+ * after the first), reading the clock every 65,536 events.  Its events
  * were counted as more work of the step that had visited every unrolled
  * op ("finding the expected data"), so that each line it gave was past its
  * step's total (seen_build asserts the work done within the total; a line
