@@ -996,7 +996,8 @@ static void test_stdout_write_errors(void **state)
             "dot barrier --ranks 2", "dot barrier --ranks 2 --max-seconds 60",
             "promela barrier --ranks 2 -o -", "print barrier --ranks 2 -o -",
             "check barrier --ranks 2", "check barrier --ranks 2 --max-seconds 60",
-            "check --predict barrier --ranks 2", "gen --seed 3 -o -", "help dot"};
+            "check --predict barrier --ranks 2", "gen --seed 3 -o -", "help dot",
+            "help check --predict"};
 
         for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
             char args[512], want[256], *out = NULL;
