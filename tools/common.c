@@ -4,7 +4,8 @@
  * error printing, writing an output file whole or not at all.
  */
 #include "tool.h"
-#include "internal.h" /* ces_write_file_by, ces_dot_format, ces_file_own_stream, ces_file_reopen */
+#include "internal.h" /* ces_write_file_by, ces_dot_format, ces_file_own_stream, ces_file_reopen,
+                      * ces_file_fd_own */
 #include "prog.h"     /* ces_prog_expand_watched */
 #include "../backend/sim/internal.h" /* ces_sim_fmt_bytes */
 
@@ -764,7 +765,9 @@ static void relay_start(int fd)
     }
     if (pipe(p) != 0)
         return;
-    r->in = p[0];
+    /* (above 2: where standard input was closed it was the pipe, and the
+     * command read its own output) */
+    r->in = ces_file_fd_own(p[0]);
     r->out = fcntl(fd, F_DUPFD_CLOEXEC, 3);
     made = -1;
     /* the signals that end the command are the main thread's (its handler
@@ -772,15 +775,15 @@ static void relay_start(int fd)
      * write to a reader gone, ends it as it ended the command's write */
     sigfillset(&all);
     sigdelset(&all, SIGPIPE);
-    if (r->out >= 0 && fcntl(p[0], F_SETFD, FD_CLOEXEC) == 0 &&
-        pthread_sigmask(SIG_BLOCK, &all, &was) == 0) {
+    if (r->in >= 0 && r->out >= 0 && pthread_sigmask(SIG_BLOCK, &all, &was) == 0) {
         made = pthread_create(&r->thread, NULL, relay_run, r);
         pthread_sigmask(SIG_SETMASK, &was, NULL);
     }
     if (made != 0) {
         if (r->out >= 0)
             close(r->out);
-        close(p[0]);
+        if (r->in >= 0)
+            close(r->in);
         close(p[1]);
         return; /* (left as it was) */
     }

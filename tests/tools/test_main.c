@@ -1309,6 +1309,67 @@ static void test_stdout_socket_bound(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Runs the shell command cmd with standard output and error fd, for at
+ * most 30 s (then killed): its wait status, the seconds it took in *secs,
+ * and what came through fd's other end `peer` (closed; NULL: not read) in
+ * *said (malloc'd). */
+static int on_fd(int fd, int peer, const char *cmd, double *secs, char **said)
+{
+    struct timespec t0, t1, tick = {0, 20000000};
+    int st = 0;
+    pid_t pid;
+
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (dup2(fd, 1) < 0 || dup2(fd, 2) < 0 || (peer >= 0 && close(peer) != 0))
+            _exit(127);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    *secs = 0;
+    while (waitpid(pid, &st, WNOHANG) == 0) {
+        if (*secs >= 30) {
+            kill(pid, SIGKILL);
+            assert_int_equal(waitpid(pid, &st, 0), pid);
+            break;
+        }
+        nanosleep(&tick, NULL);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        *secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    }
+    close(fd);
+    if (peer >= 0) {
+        *said = ces_test_read_fd(peer, NULL);
+        close(peer);
+    }
+    return st;
+}
+
+/* An O_NONBLOCK socket pair's end as standard output and error, which a
+ * pipe of the command's own stands in for, and standard input closed:
+ * 'print -' says it cannot read it, exit 2, as it does into a pipe.  The
+ * stand-in's reading end took the lowest free number, 0, and the command
+ * read its own output from it, waiting for ever. */
+static void test_stdout_relay_stdin_closed(void **state)
+{
+    char cmd[1024], *said = NULL;
+    double secs;
+    int c[2], st;
+
+    (void)state;
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, c), 0);
+    assert_int_equal(fcntl(c[1], F_SETFL, fcntl(c[1], F_GETFL) | O_NONBLOCK), 0);
+    snprintf(cmd, sizeof(cmd), "exec '%s' print - <&-", CES_TOOL);
+    st = on_fd(c[1], c[0], cmd, &secs, &said);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 ||
+        strcmp(said, "cesync: <stdin>: read error: Bad file descriptor\n") != 0)
+        fail_msg("'cesync print - <&-' into an O_NONBLOCK socket: status %d after %.1f s:\n%s",
+                 st, secs, said);
+    free(said);
+}
+
 /* cesync run checks its input before it looks for GPUs, so these say the
  * same with GPUs or without, and in a cesync built without CUDA (which
  * said "this cesync was built without CUDA" to each): a wrong file or
@@ -2477,6 +2538,7 @@ int main(void)
         cmocka_unit_test(test_stdout_socket_nonblocking),
         cmocka_unit_test(test_stdout_nonblocking_no_proc),
         cmocka_unit_test(test_stdout_socket_bound),
+        cmocka_unit_test(test_stdout_relay_stdin_closed),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
         cmocka_unit_test(test_run_probe_fork_fails),
