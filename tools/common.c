@@ -748,6 +748,15 @@ static void *relay_run(void *arg)
     return NULL;
 }
 
+/* Whether fd can be full: a socket, a pipe or a terminal (a regular file
+ * or /dev/null left O_NONBLOCK takes every write whole). */
+static bool relay_needed(int fd)
+{
+    struct stat sb;
+
+    return fstat(fd, &sb) == 0 && (S_ISSOCK(sb.st_mode) || S_ISFIFO(sb.st_mode) || isatty(fd));
+}
+
 /* Stands a relay in for fd, or the one of 1 where 2 is the same file (one
  * relay: what the two say keeps its order). */
 static void relay_start(int fd)
@@ -807,7 +816,8 @@ void ces_tool_streams_wait(void)
         if (flags < 0 || (flags & O_NONBLOCK) == 0 || (flags & O_ACCMODE) == O_RDONLY)
             continue;
         mine = ces_file_reopen(fd, flags & (O_ACCMODE | O_APPEND));
-        if (mine < 0 && errno != ENXIO) /* (a pipe whose reader is gone stays as it is) */
+        /* (a pipe whose reader is gone stays as it is) */
+        if (mine < 0 && errno != ENXIO && relay_needed(fd))
             relay_start(fd);
         if (mine < 0)
             continue;

@@ -203,7 +203,9 @@ int ces_tool_write_file(const char *cmd, const char *path, const char *text, siz
  * in for it under its number, one for both where standard error is
  * standard output's file, and a thread gives what that pipe takes to the
  * description, waiting with poll(2) where it takes nothing, until
- * ces_tool_streams_end (printed text failed there as above).  Called first
+ * ces_tool_streams_end (printed text failed there as above); a regular
+ * file or /dev/null so left, which takes every write whole, stays as it
+ * is, with no pipe or thread.  Called first
  * by main, before anything is written: the standard streams' FILEs and
  * the programs the command starts get the new description, or the pipe,
  * under the same number (dup2). */

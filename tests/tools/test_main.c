@@ -1370,6 +1370,44 @@ static void test_stdout_relay_stdin_closed(void **state)
     free(said);
 }
 
+/* A regular file and /dev/null opened O_NONBLOCK as standard output and
+ * error take every write whole: no pipe stands in for them (a stand-in
+ * Graphviz on PATH sees the command's descriptors 1 and 2 name the file
+ * itself; they named a pipe of its own, and a thread gave the file what
+ * it took), and dot's picture is drawn, exit 0. */
+static void test_stdout_relay_not_needed(void **state)
+{
+    char *dir = ces_test_tmpdir(), real[4096], bin[600], file[4200], cmd[2048], want[8500];
+    char seen[700], *got;
+
+    (void)state;
+    assert_non_null(realpath(dir, real));
+    snprintf(bin, sizeof(bin), "%s/bin", dir);
+    ces_test_put_program(bin, "dot", "#!/bin/sh\nreadlink /proc/$PPID/fd/1 /proc/$PPID/fd/2 "
+                                     ">\"$0.seen\"\ncat >/dev/null\necho '<svg/>'\n");
+    snprintf(seen, sizeof(seen), "%s/dot.seen", bin);
+    snprintf(cmd, sizeof(cmd), "PATH='%s':\"$PATH\" exec '%s' dot barrier --ranks 2 -o '%s/x.svg' "
+             "</dev/null", bin, CES_TOOL, dir);
+    for (int k = 0; k < 2; k++) {
+        double secs;
+        int fd, st;
+
+        snprintf(file, sizeof(file), "%s/out.txt", real);
+        if (k == 1)
+            snprintf(file, sizeof(file), "/dev/null");
+        fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK, 0644);
+        assert_true(fd >= 0);
+        st = on_fd(fd, -1, cmd, &secs, NULL);
+        got = ces_test_read_file(seen, NULL);
+        snprintf(want, sizeof(want), "%s\n%s\n", file, file);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || strcmp(got, want) != 0)
+            fail_msg("'cesync dot' into %s left O_NONBLOCK: status %d; Graphviz saw its 1 and 2 "
+                     "name:\n%s", file, st, got);
+        free(got);
+    }
+    ces_test_remove_in(dir, "bin/dot\0bin/dot.seen\0bin\0x.svg\0out.txt\0");
+}
+
 /* cesync run checks its input before it looks for GPUs, so these say the
  * same with GPUs or without, and in a cesync built without CUDA (which
  * said "this cesync was built without CUDA" to each): a wrong file or
@@ -2539,6 +2577,7 @@ int main(void)
         cmocka_unit_test(test_stdout_nonblocking_no_proc),
         cmocka_unit_test(test_stdout_socket_bound),
         cmocka_unit_test(test_stdout_relay_stdin_closed),
+        cmocka_unit_test(test_stdout_relay_not_needed),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
         cmocka_unit_test(test_run_probe_fork_fails),
