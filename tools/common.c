@@ -24,7 +24,6 @@
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 /* The builder options after --ranks, whose default differs in run; the
@@ -669,19 +668,18 @@ struct stream_relay {
     int out;       /* the description stood in for, under a number above 2 */
     int fds;       /* the numbers it stands in for: bit 1 << fd */
     bool on;       /* its thread runs */
-    pthread_t thread;
-    int err;       /* a failed write's errno, 0 (the thread's until joined) */
-    bool late;     /* the time bound passed with some left */
-    uint64_t lost; /* the bytes not given to it */
+    int err;       /* a failed write's errno, 0 (the thread's while busy) */
+    bool late;     /* the time bound passed with some left (so) */
+    uint64_t lost; /* the bytes not given to it (so) */
     bool busy;     /* reading the pipe or giving what it read (relay_lock) */
 };
 
 static struct stream_relay relays[2]; /* [0] standard output, [1] error */
 static pthread_mutex_t relay_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t relay_idle = PTHREAD_COND_INITIALIZER; /* a relay no longer busy */
 static double relay_deadline; /* as ces_now; 0: none (under relay_lock) */
 static double relay_seconds;  /* the bound, as the message says it */
 static pid_t relay_pid;       /* the process the relays are of (not a child's) */
-static bool relay_ended;
 
 /* Waits until r->out takes some: true, or false once the deadline passed.
  * The deadline is looked at every 0.1 s: it may be set while it waits. */
@@ -718,7 +716,7 @@ static void *relay_run(void *arg)
         if (poll(&p, 1, -1) < 0 && errno != EINTR)
             break;
         /* busy before the read: where the pipe is found empty and the relay
-         * not busy (ces_tool_streams_stood_in), all it took is given */
+         * not busy (relay_drain), all it took is given */
         pthread_mutex_lock(&relay_lock);
         r->busy = true;
         pthread_mutex_unlock(&relay_lock);
@@ -737,15 +735,29 @@ static void *relay_run(void *arg)
                 r->err = w == 0 ? EIO : errno;
         }
         /* (past a failure the pipe is read on: the command never waits) */
-        r->lost += (uint64_t)n - off;
         pthread_mutex_lock(&relay_lock);
+        r->lost += (uint64_t)n - off;
         r->busy = false;
+        pthread_cond_broadcast(&relay_idle);
         pthread_mutex_unlock(&relay_lock);
     }
     pthread_mutex_lock(&relay_lock);
     r->busy = false;
+    pthread_cond_broadcast(&relay_idle);
     pthread_mutex_unlock(&relay_lock);
     return NULL;
+}
+
+/* Waits until r's pipe is empty and its thread not busy: what the command
+ * and its children (waited for) wrote is given, or lost past the bound.
+ * Not its end of file: a child's child that outlived it (a Graphviz
+ * wrapper's, ended at the bound) keeps the pipe open.  Under relay_lock. */
+static void relay_drain(struct stream_relay *r)
+{
+    int queued = 0;
+
+    while (r->busy || (ioctl(r->in, FIONREAD, &queued) == 0 && queued > 0))
+        pthread_cond_wait(&relay_idle, &relay_lock);
 }
 
 /* Whether fd can be full: a socket, a pipe or a terminal (a regular file
@@ -764,6 +776,7 @@ static void relay_start(int fd)
     struct stream_relay *r = &relays[fd - STDOUT_FILENO];
     struct stat a, b;
     sigset_t all, was;
+    pthread_t thread;
     int p[2], made;
 
     if (fd == STDERR_FILENO && relays[0].on && fstat(relays[0].out, &a) == 0 &&
@@ -785,7 +798,7 @@ static void relay_start(int fd)
     sigfillset(&all);
     sigdelset(&all, SIGPIPE);
     if (r->in >= 0 && r->out >= 0 && pthread_sigmask(SIG_BLOCK, &all, &was) == 0) {
-        made = pthread_create(&r->thread, NULL, relay_run, r);
+        made = pthread_create(&thread, NULL, relay_run, r);
         pthread_sigmask(SIG_SETMASK, &was, NULL);
     }
     if (made != 0) {
@@ -796,6 +809,7 @@ static void relay_start(int fd)
         close(p[1]);
         return; /* (left as it was) */
     }
+    pthread_detach(thread); /* (never joined: relay_drain) */
     r->on = true;
     r->fds = 1 << fd;
     dup2(p[1], fd);
@@ -843,8 +857,6 @@ void ces_tool_streams_bound(double deadline, double seconds)
 
 int ces_tool_streams_stood_in(int fd)
 {
-    struct timespec tick = {0, 2000000};
-
     for (int k = 0; k < 2; k++) {
         struct stream_relay *r = &relays[k];
 
@@ -853,19 +865,9 @@ int ces_tool_streams_stood_in(int fd)
         fflush(stdout);
         fflush(stderr);
         /* what it holds first, up to the bound (a relay past it loses it) */
-        for (;;) {
-            int queued = 1;
-            bool busy;
-
-            if (ioctl(r->in, FIONREAD, &queued) != 0)
-                break;
-            pthread_mutex_lock(&relay_lock);
-            busy = r->busy;
-            pthread_mutex_unlock(&relay_lock);
-            if (queued == 0 && !busy)
-                break;
-            nanosleep(&tick, NULL);
-        }
+        pthread_mutex_lock(&relay_lock);
+        relay_drain(r);
+        pthread_mutex_unlock(&relay_lock);
         return r->out;
     }
     return -1;
@@ -873,38 +875,39 @@ int ces_tool_streams_stood_in(int fd)
 
 int ces_tool_streams_end(const char *cmd, int rc)
 {
-    const char *how = cmd != NULL ? "%s: " : "%s";
+    struct stream_relay was[2];
+    char pre[64];
 
-    if (relay_ended)
-        return rc;
-    relay_ended = true;
+    snprintf(pre, sizeof(pre), "%s%s", cmd != NULL ? cmd : "", cmd != NULL ? ": " : "");
     fflush(stdout);
     fflush(stderr);
+    pthread_mutex_lock(&relay_lock);
     for (int k = 0; k < 2; k++) {
         struct stream_relay *r = &relays[k];
 
+        was[k].on = false;
         if (!r->on)
             continue;
-        /* the description itself under its numbers again: the pipe's end
-         * closed, the thread reads what is left and its end */
+        /* the description itself under its numbers again, what the pipe
+         * holds given (its ends stay open: a child's child may hold it) */
         for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)
             if (r->fds & (1 << fd))
                 dup2(r->out, fd);
-        pthread_join(r->thread, NULL);
+        relay_drain(r);
+        was[k] = *r;
         r->on = false;
-        close(r->in);
-        close(r->out);
     }
+    pthread_mutex_unlock(&relay_lock);
     for (int k = 0; k < 2; k++) {
-        const struct stream_relay *r = &relays[k];
+        const struct stream_relay *r = &was[k];
         const char *name = k == 0 ? "standard output" : "standard error";
-        char pre[64];
 
-        snprintf(pre, sizeof(pre), how, cmd != NULL ? cmd : "");
-        if (r->err != 0 && rc != CES_EXIT_USAGE) {
+        if (!r->on || rc == CES_EXIT_USAGE)
+            continue;
+        if (r->err != 0) {
             ces_tool_say("%scannot write to %s: %s", pre, name, strerror(r->err));
             rc = CES_EXIT_USAGE;
-        } else if (r->late && rc != CES_EXIT_USAGE) {
+        } else if (r->late) {
             ces_tool_say("%s%s not written whole (--max-seconds %g): the time bound passed "
                          "while it was written, %" PRIu64 " bytes left",
                          pre, name, relay_seconds, r->lost);

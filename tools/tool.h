@@ -219,14 +219,15 @@ void ces_tool_streams_wait(void);
 void ces_tool_streams_bound(double deadline, double seconds);
 
 /* Ends what ces_tool_streams_wait started: the standard streams flushed,
- * a relay's rest given to its description, which is again under its
- * number, and a relay's failure said as command cmd's (NULL: none), a
- * write that failed as "cannot write to standard output: ..." (exit
- * CES_EXIT_USAGE), the time bound that passed with some left as
- * "standard output not written whole (--max-seconds S): ..." (exit
- * CES_EXIT_INCOMPLETE, or rc where it is CES_EXIT_DEFECT); where rc is
- * CES_EXIT_USAGE the command has said its own failure and no more is
- * said.  Returns the exit status.  Once: later calls return rc. */
+ * the description again under its number, what a relay's pipe holds
+ * given to it (not waited for to the pipe's end, which a child's child
+ * that outlived the command may hold), and a relay's failure said as
+ * command cmd's (NULL: none), a write that failed as "cannot write to
+ * standard output: ..." (exit CES_EXIT_USAGE), the time bound that passed
+ * with some left as "standard output not written whole (--max-seconds S):
+ * ..." (exit CES_EXIT_INCOMPLETE, or rc where it is CES_EXIT_DEFECT);
+ * where rc is CES_EXIT_USAGE the command has said its own failure and no
+ * more is said.  Returns the exit status.  Once: later calls return rc. */
 int ces_tool_streams_end(const char *cmd, int rc);
 
 /* The description that ces_tool_streams_wait's relay stands in for under

@@ -1408,6 +1408,40 @@ static void test_stdout_relay_not_needed(void **state)
     ces_test_remove_in(dir, "bin/dot\0bin/dot.seen\0bin\0x.svg\0out.txt\0");
 }
 
+/* The pipe that stands in for an O_NONBLOCK socket (standard output and
+ * error) is not waited for to its end once what the command and the
+ * children it waited for wrote there was given: Graphviz's child that
+ * outlives it (a wrapper's, here a stand-in's 'sleep 20 &', holding its
+ * standard error under --max-memory 0) kept the command 20 s past its
+ * picture, and past --max-seconds.  Here it ends within 10 s, exit 0,
+ * having said it wrote the picture. */
+static void test_stdout_relay_outlived(void **state)
+{
+    char *dir = ces_test_tmpdir(), bin[600], cmd[2048], want[700], *said = NULL;
+    static const char *const bounds[] = {"", " --max-seconds 5"};
+
+    (void)state;
+    snprintf(bin, sizeof(bin), "%s/bin", dir);
+    ces_test_put_program(bin, "dot", "#!/bin/sh\nsleep 20 &\ncat >/dev/null\necho '<svg/>'\n");
+    for (int k = 0; k < 2; k++) {
+        double secs;
+        int c[2], st;
+
+        assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, c), 0);
+        assert_int_equal(fcntl(c[1], F_SETFL, fcntl(c[1], F_GETFL) | O_NONBLOCK), 0);
+        snprintf(cmd, sizeof(cmd), "PATH='%s':\"$PATH\" exec '%s' dot barrier --ranks 2 -o "
+                 "'%s/x.svg' --max-memory 0%s </dev/null", bin, CES_TOOL, dir, bounds[k]);
+        st = on_fd(c[1], c[0], cmd, &secs, &said);
+        snprintf(want, sizeof(want), "cesync: wrote %s/x.svg\n", dir);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || secs > 10 || strcmp(said, want) != 0)
+            fail_msg("'cesync dot ... --max-memory 0%s' into an O_NONBLOCK socket, Graphviz's "
+                     "child outliving it: status %d after %.1f s:\n%s", bounds[k], st, secs,
+                     said);
+        free(said);
+    }
+    ces_test_remove_in(dir, "bin/dot\0bin\0x.svg\0");
+}
+
 /* cesync run checks its input before it looks for GPUs, so these say the
  * same with GPUs or without, and in a cesync built without CUDA (which
  * said "this cesync was built without CUDA" to each): a wrong file or
@@ -2578,6 +2612,7 @@ int main(void)
         cmocka_unit_test(test_stdout_socket_bound),
         cmocka_unit_test(test_stdout_relay_stdin_closed),
         cmocka_unit_test(test_stdout_relay_not_needed),
+        cmocka_unit_test(test_stdout_relay_outlived),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
         cmocka_unit_test(test_run_probe_fork_fails),
