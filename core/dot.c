@@ -3017,11 +3017,13 @@ static bool may_take(struct dot_order *o, const struct dot_ev *v, const struct d
  * then, so w[wu], the latest as x[ku] passed, is w0 or lands after it; of
  * each w0 u0 may take, but one that w[wu] comes before (then x[ku] would
  * not see w[wu]) and w[wu] itself where a wait of their process between
- * u0 and x[ku] fails it (it would pass on w[wu] too), none is w[wu] and
- * each is w[i] or comes after it.  r0 waiting f == 1, f >= 3, f == 1,
- * f == 3, r1 writing 3 then 1, r2 3 then 1: where the third takes r2's 1
- * the first does not, the second failing 1, so it took r1's 1, after
- * r1's 3: r1's 3 lands before r2's 1. */
+ * u0 and x[ku] fails it (it would pass on w[wu] too; not of a later
+ * replay, whose replays u0 and x[ku] may take one each, and that wait
+ * another write between them), none is w[wu] and each is w[i] or comes
+ * after it.  r0 waiting f == 1, f >= 3, f == 1, f == 3, r1 writing 3
+ * then 1, r2 3 then 1: where the third takes r2's 1 the first does not,
+ * the second failing 1, so it took r1's 1, after r1's 3: r1's 3 lands
+ * before r2's 1. */
 static bool landed_before(struct dot_order *o, size_t xlo, size_t xhi, size_t ku,
                           size_t wlo, size_t whi, uint32_t width, size_t wu, size_t i)
 {
@@ -3044,7 +3046,7 @@ static bool landed_before(struct dot_order *o, size_t xlo, size_t xhi, size_t ku
             for (size_t w0 = wlo; all && w0 < whi; w0++) {
                 if (!may_take(o, v, &o->x[k - 1], width, wlo, whi, w0) ||
                     (w0 != wu && first_before(o, ow_clock(o, w0), &o->w[wu])) ||
-                    (w0 == wu && split))
+                    (w0 == wu && split && !o->w[wu].later))
                     continue;
                 all = w0 != wu && (w0 == i || first_before(o, ow_clock(o, w0), &o->w[i]));
             }

@@ -1001,6 +1001,36 @@ static void test_four_waits_edge(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A chain whose earlier wait may take a later replay's write.  r1 writes 1
+ * then 5 in a graph phase replayed 3 times; then r0 waits f == 5, f == 1,
+ * f == 2, f == 1, f == 3, r2 writes 2 then 3.  The second wait cannot take
+ * the first replay's 1 (its 5, before the first wait, overwrote it) and
+ * the fourth takes a 1 of a later replay: chain_over took it that both
+ * took the same write, which the third, failing 1, rules out, so that the
+ * fourth never took it and r2's 3 lands before it; but the second may
+ * take the second replay's 1, the third r2's 2 and the fourth the third
+ * replay's 1, after which the fifth passes on r2's 3, whose edge was left
+ * out (n2_0_4 passes on n2_2_1, no edge drawn, in dot, check and
+ * --queues 0,0).  Now 2 edges to waits in each, none wrong or missing. */
+static void test_later_replays_chain_edge(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct edge_sum sum[4];
+
+    (void)state;
+    edge_tail(ctx, "phase graph x3\nr1 : write f[0]@0 = 1\nr1 : write f[0]@0 = 5\n"
+                   "phase eager x1\nr0 : wait f[0] == 5\nr0 : wait f[0] == 1\n"
+                   "r0 : wait f[0] == 2\nr0 : wait f[0] == 1\nr0 : wait f[0] == 3\n"
+                   "r2 : write f[0]@0 = 2\nr2 : write f[0]@0 = 3\n", sum);
+    for (uint32_t k = 0; k < 4; k++) {
+        assert_int_equal(sum[k].edges, 2);
+        assert_int_equal(sum[k].wrong, 0);
+        assert_int_equal(sum[k].missing, 0);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Where written_before takes a wait that the initial 0 passes to pass on a
  * write, no pass goes missing: an earlier wait on the rank's other stream
  * (ordered by a record and an await; one process only under --queues 0,0,
@@ -1155,6 +1185,7 @@ int main(void)
         cmocka_unit_test(test_written_before_shapes),
         cmocka_unit_test(test_three_waits_edge),
         cmocka_unit_test(test_four_waits_edge),
+        cmocka_unit_test(test_later_replays_chain_edge),
         cmocka_unit_test(test_mixed_edges),
     };
 
