@@ -100,19 +100,26 @@ char *ces_test_directive(const char *text, const char *key)
     return NULL;
 }
 
+/* buf, the text of *used bytes, with chunk[0, n) appended and a NUL after
+ * it (*used grown), or fails the test. */
+static char *append_chunk(char *buf, size_t *used, const char *chunk, size_t n)
+{
+    buf = realloc(buf, *used + n + 1);
+    assert_non_null(buf);
+    memcpy(buf + *used, chunk, n);
+    *used += n;
+    buf[*used] = '\0';
+    return buf;
+}
+
 char *ces_test_read_stream(FILE *f, size_t *len)
 {
     char chunk[4096], *buf = calloc(1, 1);
     size_t used = 0, n;
 
     assert_non_null(buf);
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-        buf = realloc(buf, used + n + 1);
-        assert_non_null(buf);
-        memcpy(buf + used, chunk, n);
-        used += n;
-        buf[used] = '\0';
-    }
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        buf = append_chunk(buf, &used, chunk, n);
     if (len != NULL)
         *len = used;
     return buf;
@@ -131,11 +138,7 @@ char *ces_test_read_fd(int fd, size_t *len)
             continue;
         if (n <= 0)
             break;
-        buf = realloc(buf, used + (size_t)n + 1);
-        assert_non_null(buf);
-        memcpy(buf + used, chunk, (size_t)n);
-        used += (size_t)n;
-        buf[used] = '\0';
+        buf = append_chunk(buf, &used, chunk, (size_t)n);
     }
     if (len != NULL)
         *len = used;
