@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "args.h"  /* ces_cuda_settings_read */
 #include "lower.h" /* ces_cuda_coll_select: what ces_alltoall & co. run */
 
 #ifdef CES_HAVE_CUDA
@@ -1415,6 +1416,7 @@ int ces_cmd_bench(int argc, char **argv)
 {
     struct bench *B = NULL;
     struct ces_ctx *ctx = NULL;
+    struct ces_cuda_settings settings;
     int ex, predicted = 0; /* a dry run: some size of some variant */
 
     if (ces_tool_wants_help(argc, argv)) {
@@ -1455,6 +1457,14 @@ int ces_cmd_bench(int argc, char **argv)
     ex = model_runs(ctx, B);
     if (ex != CES_EXIT_OK)
         goto out;
+    /* every setting the communicators read (CES_TIMEOUT_MS, CES_STRIDE,
+     * ...), as cesync run judges them: before the GPUs are asked, and in a
+     * build without CUDA before it says so (it said that of CES_STRIDE=1Q,
+     * which a build with CUDA refused) */
+    if (!B->dry && ces_cuda_settings_read(ctx, &settings) != CES_OK) {
+        ex = ces_tool_fail("bench: %s", ces_ctx_last_error(ctx));
+        goto out;
+    }
 #ifdef CES_HAVE_CUDA
     if (!B->dry) {
         /* run_gpu predicts once it has the GPUs */

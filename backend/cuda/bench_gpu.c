@@ -339,7 +339,6 @@ static int fit(struct ces_ctx *ctx, uint32_t ranks, int *gpus)
 int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct ces_bench **out)
 {
     struct ces_bench *b;
-    struct ces_cuda_settings settings;
     int rc = CES_OK, ndev = 0;
     void *host = NULL;
 
@@ -350,11 +349,8 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
         return ces_ctx_error(ctx, CES_ERR_INVALID, "--ranks must be 2..%u", BENCH_MAX_RANKS);
     if (cfg->root >= cfg->ranks)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "--root must be 0..%u", cfg->ranks - 1);
-    /* a malformed setting is said before the driver is asked, every one
-     * that ces_comm_init_all reads (fit and it read them again) */
-    rc = ces_cuda_settings_read(ctx, &settings);
-    if (rc != CES_OK)
-        return rc;
+    /* the settings ces_comm_init_all reads were judged by the caller
+     * (cesync bench, before it knows whether CUDA was built) */
     rc = fit(ctx, cfg->ranks, &ndev);
     if (rc != CES_OK)
         return rc;

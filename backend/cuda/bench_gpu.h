@@ -59,7 +59,10 @@ struct ces_bench;
 /* Creates the communicators (ces_comm_init_all), the buffers, the timing
  * events, the start gate and, when asked, NCCL's communicators and the
  * compute kernel.  Whatever optional part fails is noted, not fatal:
- * ces_bench_note() says what is missing. */
+ * ces_bench_note() says what is missing.  The caller has judged the
+ * environment's settings first (ces_cuda_settings_read, as cesync bench does
+ * in a build without CUDA too): a malformed one is said after the driver
+ * here. */
 int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct ces_bench **out);
 void ces_bench_close(struct ces_bench *b);
 /* 1 if impl can run here. */

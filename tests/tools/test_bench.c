@@ -1628,11 +1628,11 @@ static void test_dry_run_out_of_memory(void **state)
 /* Every setting the bench's communicators read from the environment is
  * judged before the GPUs are asked, as CES_SHARE_GPUS was: CES_TIMEOUT_MS=abc
  * and CES_STRIDE=1Q said "no GPU can be used" without a GPU (on GPUs
- * ces_comm_init_all refused them after the driver). */
+ * ces_comm_init_all refused them after the driver).  A cesync built without
+ * CUDA judges them alike, in the same words, before it says it has none (it
+ * said that of every one but CES_P2P_STAGE_MAX). */
 static void test_settings_before_gpus(void **state)
 {
-    (void)state;
-#if defined(CES_HAVE_CUDA)
     static const struct {
         const char *env, *want;
     } cases[] = {
@@ -1641,7 +1641,12 @@ static void test_settings_before_gpus(void **state)
          "'abc'\n"},
         {"CES_STRIDE=1Q", "cesync: bench: CES_STRIDE must be 1..2^48 bytes (digits, then K, M "
                           "or G if wanted), not '1Q'\n"},
+        {"CES_P2P_SIDE_MIN=1Q", "cesync: bench: CES_P2P_SIDE_MIN must be 0..2^48 bytes (digits, "
+                                "then K, M or G if wanted), not '1Q'\n"},
+        {"CES_SHARE_GPUS=2", "cesync: bench: CES_SHARE_GPUS must be 0 or 1, not '2'\n"},
     };
+
+    (void)state;
 
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         char *out = NULL;
@@ -1650,10 +1655,11 @@ static void test_settings_before_gpus(void **state)
                                            &out), 2);
         assert_string_equal(out, cases[i].want);
         free(out);
+        /* a dry run opens no communicator: it reads none of them */
+        assert_int_equal(ces_test_tool_env(NULL, cases[i].env,
+                                           "bench alltoall --max-bytes 1K --dry-run", &out), 0);
+        free(out);
     }
-#else
-    skip();
-#endif
 }
 
 /* A run on GPUs that cannot start (here CES_SHARE_GPUS=2, refused when
@@ -1678,9 +1684,7 @@ static void test_no_gpu_before_predictions(void **state)
         snprintf(args, sizeof(args), "bench alltoall %s --variant plain", sweeps[k]);
         assert_int_equal(ces_test_tool_env(dir, env, args, &out), 2);
         assert_null(strstr(out, "no prediction"));
-#ifdef CES_HAVE_CUDA
         assert_string_equal(out, "cesync: bench: CES_SHARE_GPUS must be 0 or 1, not '2'\n");
-#endif
         free(out);
         count = ces_test_read_file(path, NULL);
         n[k] = strtoul(count, NULL, 10);
