@@ -166,6 +166,63 @@ static void test_sendrecv_predictions(void **state)
     rmdir(dir);
 }
 
+/* csv's rows without their coll and ranks columns, one a line (malloc'd). */
+static char *rows_past_ranks(const char *csv)
+{
+    char *got = malloc(strlen(csv) + 1), *p = got;
+    const char *line = strchr(csv, '\n') + 1; /* past the header */
+
+    assert_non_null(got);
+    for (; *line != '\0'; line = strchr(line, '\n') + 1) {
+        const char *v = strchr(strchr(line, ',') + 1, ',') + 1;
+        size_t n = strcspn(v, "\n") + 1;
+
+        memcpy(p, v, n);
+        p += n;
+    }
+    *p = '\0';
+    return got;
+}
+
+/* The one-way pipeline of the builder (--variant plain) moves each link's
+ * message as on 2 ranks, every link at once: its steady state is 2 ranks'
+ * at any count.  The bench took it as (8 iterations - 4) / 4, before the
+ * pipeline had filled on 6 or more ranks: at 1M 14.29 us on 6 ranks, 16.64
+ * on 7 and 18.22 on 8 for 12.71 (+43 %), and 4 chunks in 4 slots at 4K
+ * 37.99 for 31.31 on 8.  Every column of both predictions must match 2
+ * ranks', 2..8. */
+static void test_pipeline_steady_state(void **state)
+{
+    static const char *const opts[] = {"", "--chunks 4 --slots 4", "--chunks 3 --slots 3"};
+    char *dir = ces_test_tmpdir();
+
+    (void)state;
+    for (size_t o = 0; o < sizeof(opts) / sizeof(opts[0]); o++) {
+        char args[256], *two = NULL;
+
+        for (unsigned n = 2; n <= 8; n++) {
+            char *csv, *mine;
+
+            snprintf(args, sizeof(args),
+                     "bench sendrecv --dry-run --one-way --variant plain %s --ranks %u "
+                     "--min-bytes 4K --max-bytes 256M --factor 256",
+                     opts[o], n);
+            csv = run_csv(dir, args, "p.csv", NULL);
+            mine = rows_past_ranks(csv);
+            free(csv);
+            if (two == NULL) {
+                two = mine;
+                continue;
+            }
+            if (strcmp(mine, two) != 0)
+                fail_msg("%s: not as on 2 ranks:\n%sfor\n%s", args, mine, two);
+            free(mine);
+        }
+        free(two);
+    }
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* The ring's `auto` is ces_send/ces_recv, which exchange in place: the
  * bench predicts the group's own graph (posted, copy, done), not the staged
  * builder's (`plain`), in a cesync built without CUDA too (which predicted
@@ -1982,6 +2039,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dry_run_csv),
         cmocka_unit_test(test_sendrecv_predictions),
+        cmocka_unit_test(test_pipeline_steady_state),
         cmocka_unit_test(test_group_predictions),
         cmocka_unit_test(test_sizes_and_formulas),
         cmocka_unit_test(test_sizes_in_range),
