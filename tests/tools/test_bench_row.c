@@ -111,6 +111,36 @@ static void test_rates_without_time(void **state)
     assert_true(fabs(ces_bench_busbw(CES_COLL_SCATTER, 4, 1048576, 10.0) - 314.5728) < 1e-9);
 }
 
+/* nccl-tests' rates of every collective the bench runs, on 2, 4 and 8
+ * ranks (its alltoall.cu, all_gather.cu, broadcast.cu, gather.cu,
+ * scatter.cu, sendrecv.cu): algbw counts n x bytes for allgather, gather
+ * and scatter (their size), bytes for the others; busbw is algbw x
+ * (n-1)/n but for broadcast and sendrecv (x 1).  Only 2 ranks of alltoall
+ * and allgather were checked, where (n-1)/n is 1/2. */
+static void test_rates_every_collective(void **state)
+{
+    static const struct {
+        uint32_t coll;
+        int times_n, busbw_factor; /* algbw x n; busbw x (n-1)/n */
+    } colls[] = {
+        {CES_COLL_ALLTOALL, 0, 1},  {CES_COLL_ALLGATHER, 1, 1}, {CES_COLL_BROADCAST, 0, 0},
+        {CES_COLL_GATHER, 1, 1},    {CES_COLL_SCATTER, 1, 1},   {CES_COLL_SENDRECV, 0, 0},
+    };
+    static const uint32_t ranks[] = {2, 4, 8};
+
+    (void)state;
+    for (size_t c = 0; c < sizeof(colls) / sizeof(colls[0]); c++)
+        for (size_t r = 0; r < sizeof(ranks) / sizeof(ranks[0]); r++) {
+            uint32_t n = ranks[r];
+            /* 1 MiB per rank in 10 us: 104.8576 GB/s of bytes */
+            double alg = 104.8576 * (colls[c].times_n ? n : 1);
+            double bus = colls[c].busbw_factor ? alg * (n - 1) / n : alg;
+
+            assert_true(fabs(ces_bench_algbw(colls[c].coll, n, 1048576, 10.0) - alg) < 1e-9);
+            assert_true(fabs(ces_bench_busbw(colls[c].coll, n, 1048576, 10.0) - bus) < 1e-9);
+        }
+}
+
 /* A time cell is at most 9 characters and a rate cell 7, the table's
  * columns, on any machine a model file can describe (below 1e100): 2 decimals below a
  * second (1 decimal below 1e5 GB/s), whole numbers below 1e9 us (1e7
@@ -192,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_cells_fit),
         cmocka_unit_test(test_no_prediction),
         cmocka_unit_test(test_rates_without_time),
+        cmocka_unit_test(test_rates_every_collective),
         cmocka_unit_test(test_exit_after_outputs),
     };
 
