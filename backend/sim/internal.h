@@ -645,6 +645,12 @@ extern uint64_t ces_sim_slice_at, ces_sim_slice_least;
  * executions, and the least transitions a burst takes (search.c;
  * docs/SEMANTICS.md section 10, "Classes found by sampling"). */
 extern uint64_t ces_sim_sample_at, ces_sim_sample_least;
+/* The bits of each of the two words of a state's fingerprint that the
+ * visited set keeps (search.c; docs/SEMANTICS.md section 10, "The visited
+ * set"): all, fewer in tests, where distinct states then share a word,
+ * and with it the table's slot where that is the first, told apart by the
+ * other. */
+extern uint64_t ces_sim_fp_keep[2];
 /* Valid g without the writes and waits of the signals in `drop`, with the
  * default hardware queues (a queue per stream), validated, into *out. */
 int ces_sim_slice(struct ces_ctx *ctx, const struct ces_graph *g, uint64_t drop,

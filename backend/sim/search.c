@@ -585,12 +585,19 @@ static int terminal(struct search *S, const struct sim_state *st)
  * table of its own: a larger first table is memory cleared for nothing. */
 #define TAB_FIRST 256u
 
+/* The bits of the fingerprint's two words that the visited set keeps: all
+ * (internal.h; a test keeps fewer of one, so that distinct states share
+ * the other or a slot of the table). */
+uint64_t ces_sim_fp_keep[2] = {UINT64_MAX, UINT64_MAX};
+
 static int visit(struct search *S, struct sim_state *st, bool *seen)
 {
     uint64_t h[2];
     size_t mask, i;
 
     ces_sim_state_hash(S->m, st, h);
+    h[0] &= ces_sim_fp_keep[0];
+    h[1] &= ces_sim_fp_keep[1];
     if (h[0] == 0 && h[1] == 0)
         h[1] = 1;
     if (2 * (S->tabn + 1) > S->tabcap) {

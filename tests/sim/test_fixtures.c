@@ -1,10 +1,14 @@
 /*
  * tests/sim/test_fixtures.c - every schedule under tests/fixtures/bad gets
  * exactly the verdict set its `# expect-verdict:` directive names, from the
- * reduced and from the unreduced search, and each counterexample replays.
+ * reduced and from the unreduced search, and each counterexample replays;
+ * and every fixture gets the same report where the visited set's
+ * fingerprints collide in one word.
  */
 #include "ces_test.h"
+#include "../../backend/sim/internal.h" /* ces_sim_fp_keep */
 
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,10 +159,134 @@ static void test_bad_fixtures(void **state)
     check_dir("bad", 17);
 }
 
+/* A check of g (flags) under the fingerprint words' bits keep0 and keep1
+ * (ces_sim_fp_keep, put back before any assertion can leave). */
+static struct ces_check_report *check_kept(struct ces_ctx *ctx, const struct ces_graph *g,
+                                           uint32_t flags, uint64_t keep0, uint64_t keep1)
+{
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    int rc;
+
+    ces_check_opts_init(&o);
+    o.flags = flags;
+    o.max_seconds = 60;
+    ces_sim_fp_keep[0] = keep0;
+    ces_sim_fp_keep[1] = keep1;
+    rc = ces_check(ctx, g, &o, &r);
+    ces_sim_fp_keep[0] = ces_sim_fp_keep[1] = UINT64_MAX;
+    assert_int_equal(rc, CES_OK);
+    return r;
+}
+
+/* r and w agree: verdict, bound, every count of the search, and each
+ * counterexample (its class and replay string). */
+static void same_report(const char *path, const struct ces_check_report *r,
+                        const struct ces_check_report *w)
+{
+    struct ces_check_stats a = ces_check_report_stats(r), b = ces_check_report_stats(w);
+
+    if (ces_check_report_verdict(r) != ces_check_report_verdict(w) ||
+        a.states != b.states || a.transitions != b.transitions)
+        fail_msg("%s: verdict %u, %" PRIu64 " states, %" PRIu64 " transitions; with a word of "
+                 "the fingerprints cut: verdict %u, %" PRIu64 " states, %" PRIu64 " transitions",
+                 path, ces_check_report_verdict(r), a.states, a.transitions,
+                 ces_check_report_verdict(w), b.states, b.transitions);
+    assert_int_equal(a.complete, b.complete);
+    assert_int_equal(a.executions, b.executions);
+    assert_int_equal(a.aborted, b.aborted);
+    assert_int_equal(a.max_depth, b.max_depth);
+    assert_int_equal(a.race_free_states, b.race_free_states);
+    assert_int_equal(a.slice_states, b.slice_states);
+    assert_int_equal(a.sample_executions, b.sample_executions);
+    assert_int_equal(ces_check_report_ndefects(r), ces_check_report_ndefects(w));
+    for (size_t i = 0; i < ces_check_report_ndefects(r); i++) {
+        const struct ces_check_defect *d = ces_check_report_defect(r, i);
+        const struct ces_check_defect *e = ces_check_report_defect(w, i);
+
+        assert_int_equal(d->cls, e->cls);
+        assert_string_equal(d->replay, e->replay);
+    }
+}
+
+/* The visited set tells states apart by a 128-bit fingerprint, two 64-bit
+ * words; the first picks the table's slot.  With only 2 bits of either
+ * word kept, distinct states share that word (every search of more than
+ * 4 states has two that do) and, where it is the first, a slot and its
+ * probe chain: every fixture, reduced and unreduced, still gets its
+ * expected verdict and the same report, counts and counterexamples, so
+ * the table compares both words of every entry its probe passes.  Both
+ * words cut to nothing, every state of a search is its first one's, and
+ * such a check stores fewer: the cut reaches the search. */
+#define CUT_MOST 20000
+
+static void test_fingerprint_collisions(void **state)
+{
+    static const char *const dirs[] = {"bad", "good"};
+    const uint64_t part = 3;
+    size_t collided = 0;
+
+    (void)state;
+    for (size_t di = 0; di < 2; di++) {
+        char **paths = NULL;
+        size_t n = ces_test_list(dirs[di], ".ces", &paths);
+
+        assert_true(n >= 10);
+        for (size_t i = 0; i < n; i++) {
+            struct ces_test_alloc st;
+            struct ces_ctx *ctx = ces_test_ctx(&st);
+            struct ces_graph *g = NULL;
+            char *text = ces_test_read_file(paths[i], NULL);
+            char *want_s = ces_test_directive(text, "# expect-verdict:");
+            uint32_t want = want_s != NULL ? parse_verdict(paths[i], want_s) : CES_V_OK;
+
+            if (ces_graph_load(ctx, paths[i], &g) != CES_OK)
+                fail_msg("%s: %s", paths[i], ces_ctx_last_error(ctx));
+            for (uint32_t f = 0; f < 2; f++) {
+                uint32_t flags = f ? CES_CHECK_NO_REDUCTION : 0;
+                struct ces_check_report *r = check_kept(ctx, g, flags, UINT64_MAX, UINT64_MAX);
+                struct ces_check_report *w0, *w1, *w2;
+                uint64_t states = ces_check_report_stats(r).states;
+
+                if (ces_check_report_verdict(r) != want)
+                    fail_msg("%s: verdict %u, expected %u", paths[i],
+                             ces_check_report_verdict(r), want);
+                printf("%-50s %-10s %8" PRIu64 " states\n", paths[i],
+                       f ? "unreduced" : "reduced", states);
+                if (states > CUT_MOST) {
+                    ces_check_report_destroy(r);
+                    continue;
+                }
+                w0 = check_kept(ctx, g, flags, part, UINT64_MAX);
+                w1 = check_kept(ctx, g, flags, UINT64_MAX, part);
+                w2 = check_kept(ctx, g, flags, 0, 0);
+                same_report(paths[i], r, w0);
+                same_report(paths[i], r, w1);
+                if (states > 4) {
+                    collided++;
+                    assert_true(ces_check_report_stats(w2).states < states);
+                }
+                ces_check_report_destroy(r);
+                ces_check_report_destroy(w0);
+                ces_check_report_destroy(w1);
+                ces_check_report_destroy(w2);
+            }
+            ces_graph_destroy(g);
+            free(want_s);
+            free(text);
+            ces_test_ctx_end(ctx, &st);
+        }
+        ces_test_list_free(paths, n);
+    }
+    printf("%zu checks of more than 4 states\n", collided);
+    assert_true(collided >= 40);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_fixtures),
+        cmocka_unit_test(test_fingerprint_collisions),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
