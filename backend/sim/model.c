@@ -1921,6 +1921,8 @@ static int sweep_runs(struct sim_model *m, const struct ces_vec *ev, struct runs
         *t = (struct runs_seen){op->b.lo, op->b.hi, prods, n, hash, map,
                                 runs != NULL ? (uint32_t)at->len : 0, rel};
         if (runs != NULL) {
+            /* (a list at most per consume with '==', empty ones too: no
+             * more than the 2^32 - 2 that counts_check lets through) */
             e->o->aux = (uint32_t)at->len;
             rc = vpush(m, at, sizeof(uint32_t), &(uint32_t){(uint32_t)start}, 1);
         }
