@@ -681,25 +681,71 @@ static double relay_deadline; /* as ces_now; 0: none (under relay_lock) */
 static double relay_seconds;  /* the bound, as the message says it */
 static pid_t relay_pid;       /* the process the relays are of (not a child's) */
 
-/* Waits until r->out takes some: true, or false once the deadline passed.
- * The deadline is looked at every 0.1 s: it may be set while it waits. */
-static bool relay_room(const struct stream_relay *r)
+/* Waits until fd (a relay's description) takes some: 1, or 0 once the
+ * deadline passed, or -1 where poll(2) fails (errno).  The deadline is
+ * looked at every 0.1 s: it may be set while it waits. */
+static int relay_room(int fd)
 {
     for (;;) {
-        struct pollfd p = {r->out, POLLOUT, 0};
+        struct pollfd p = {fd, POLLOUT, 0};
         double deadline, now = ces_now();
-        int ms = 100;
+        int ms = 100, n;
 
         pthread_mutex_lock(&relay_lock);
         deadline = relay_deadline;
         pthread_mutex_unlock(&relay_lock);
         if (deadline > 0 && now >= deadline)
-            return false;
+            return 0;
         if (deadline > 0 && (deadline - now) * 1000 < ms)
             ms = (int)((deadline - now) * 1000) + 1;
-        if (poll(&p, 1, ms) > 0)
-            return true;
+        n = poll(&p, 1, ms);
+        if (n > 0)
+            return 1;
+        if (n < 0 && errno != EINTR)
+            return -1;
     }
+}
+
+/* Where r's pipe cannot be read (or polled) the command ends, exit
+ * CES_EXIT_USAGE, as a signal ends it (its outputs' temporary files
+ * removed, its Graphviz ended), having said why on standard error's own
+ * description (a relay's, waited for up to the bound) or, where none
+ * stands in for it, on standard error: what it wrote into the pipe, and
+ * may be waiting to write there (a full pipe), would never arrive, and
+ * closing the pipe to let that write fail would end it by SIGPIPE
+ * unsaid.  No lock but relay_lock is taken, and _Exit ends the process
+ * flushing nothing: the main thread may hold stdout's or stderr's FILE,
+ * waiting for the pipe (ThreadSanitizer's _exit flushed them, waiting
+ * for ever). */
+static void relay_fail(const struct stream_relay *r, int err)
+{
+    const char *name = r == &relays[0] ? "standard output" : "standard error";
+    char why[128], msg[512];
+    size_t len, off = 0;
+    int fd = STDERR_FILENO;
+
+    pthread_mutex_lock(&relay_lock);
+    for (int k = 0; k < 2; k++)
+        if (relays[k].on && (relays[k].fds & (1 << STDERR_FILENO)) != 0)
+            fd = relays[k].out;
+    pthread_mutex_unlock(&relay_lock);
+    if (strerror_r(err, why, sizeof(why)) != 0)
+        snprintf(why, sizeof(why), "error %d", err);
+    snprintf(msg, sizeof(msg), "cesync: cannot write to %s: the pipe that stood in for it could "
+             "not be read: %s\n", name, why);
+    len = strlen(msg);
+    while (off < len) {
+        ssize_t w = write(fd, msg + off, len - off);
+
+        if (w > 0)
+            off += (size_t)w;
+        else if (w < 0 && errno == EINTR)
+            continue;
+        else if (w == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) || relay_room(fd) <= 0)
+            break;
+    }
+    ces_file_unlink_pending();
+    _Exit(CES_EXIT_USAGE);
 }
 
 static void *relay_run(void *arg)
@@ -707,32 +753,44 @@ static void *relay_run(void *arg)
     static char bufs[2][65536];
     struct stream_relay *r = arg;
     char *buf = bufs[r - relays];
+    int broke = 0;
 
     for (;;) {
         struct pollfd p = {r->in, POLLIN, 0};
         ssize_t n, w;
         size_t off = 0;
+        int room;
 
-        if (poll(&p, 1, -1) < 0 && errno != EINTR)
+        if (poll(&p, 1, -1) < 0 && errno != EINTR) {
+            broke = errno;
             break;
+        }
         /* busy before the read: where the pipe is found empty and the relay
          * not busy (relay_drain), all it took is given */
         pthread_mutex_lock(&relay_lock);
         r->busy = true;
         pthread_mutex_unlock(&relay_lock);
         n = read(r->in, buf, sizeof(bufs[0]));
-        if (n == 0 || (n < 0 && errno != EINTR))
+        if (n == 0)
             break; /* (its end: every writing end closed) */
+        if (n < 0 && errno != EINTR) {
+            broke = errno;
+            break;
+        }
         if (n < 0)
             n = 0; /* (again) */
         while (r->err == 0 && !r->late && off < (size_t)n) {
             w = write(r->out, buf + off, (size_t)n - off);
-            if (w > 0)
+            if (w > 0) {
                 off += (size_t)w;
-            else if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-                r->late = !relay_room(r);
-            else if (w == 0 || errno != EINTR)
+            } else if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+                room = relay_room(r->out);
+                if (room < 0)
+                    r->err = errno;
+                r->late = room == 0;
+            } else if (w == 0 || errno != EINTR) {
                 r->err = w == 0 ? EIO : errno;
+            }
         }
         /* (past a failure the pipe is read on: the command never waits) */
         pthread_mutex_lock(&relay_lock);
@@ -741,6 +799,8 @@ static void *relay_run(void *arg)
         pthread_cond_broadcast(&relay_idle);
         pthread_mutex_unlock(&relay_lock);
     }
+    if (broke != 0)
+        relay_fail(r, broke);
     pthread_mutex_lock(&relay_lock);
     r->busy = false;
     pthread_cond_broadcast(&relay_idle);
@@ -781,8 +841,10 @@ static void relay_start(int fd)
 
     if (fd == STDERR_FILENO && relays[0].on && fstat(relays[0].out, &a) == 0 &&
         fstat(fd, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+        pthread_mutex_lock(&relay_lock); /* (relay_fail reads relays[0].fds) */
         if (dup2(STDOUT_FILENO, fd) >= 0)
             relays[0].fds |= 1 << fd;
+        pthread_mutex_unlock(&relay_lock);
         return;
     }
     if (pipe(p) != 0)
@@ -797,23 +859,27 @@ static void relay_start(int fd)
      * write to a reader gone, ends it as it ended the command's write */
     sigfillset(&all);
     sigdelset(&all, SIGPIPE);
+    /* (on and fds set before the thread can read them: relay_fail) */
+    pthread_mutex_lock(&relay_lock);
     if (r->in >= 0 && r->out >= 0 && pthread_sigmask(SIG_BLOCK, &all, &was) == 0) {
         made = pthread_create(&thread, NULL, relay_run, r);
         pthread_sigmask(SIG_SETMASK, &was, NULL);
     }
+    if (made == 0) {
+        pthread_detach(thread); /* (never joined: relay_drain) */
+        r->on = true;
+        r->fds = 1 << fd;
+        dup2(p[1], fd);
+    }
+    pthread_mutex_unlock(&relay_lock);
+    close(p[1]);
     if (made != 0) {
         if (r->out >= 0)
             close(r->out);
         if (r->in >= 0)
             close(r->in);
-        close(p[1]);
         return; /* (left as it was) */
     }
-    pthread_detach(thread); /* (never joined: relay_drain) */
-    r->on = true;
-    r->fds = 1 << fd;
-    dup2(p[1], fd);
-    close(p[1]);
 }
 
 static void relay_at_exit(void)

@@ -203,7 +203,11 @@ int ces_tool_write_file(const char *cmd, const char *path, const char *text, siz
  * in for it under its number, one for both where standard error is
  * standard output's file, and a thread gives what that pipe takes to the
  * description, waiting with poll(2) where it takes nothing, until
- * ces_tool_streams_end (printed text failed there as above); a regular
+ * ces_tool_streams_end (printed text failed there as above); a read of
+ * that pipe that fails ends the command at once, exit CES_EXIT_USAGE,
+ * said on standard error ("cannot write to standard output: the pipe that
+ * stood in for it could not be read: ..."), its outputs' temporary files
+ * removed.  A regular
  * file or /dev/null so left, which takes every write whole, stays as it
  * is, with no pipe or thread.  Called first
  * by main, before anything is written: the standard streams' FILEs and

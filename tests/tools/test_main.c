@@ -1442,6 +1442,52 @@ static void test_stdout_relay_outlived(void **state)
     ces_test_remove_in(dir, "bin/dot\0bin\0x.svg\0");
 }
 
+/* The relay's read of the pipe that stands in for an O_NONBLOCK socket
+ * failing (relay_read_fails.c preloaded: EIO): the command ends, exit 2,
+ * having said so on standard error, the same socket or a file, whether
+ * it wrote little (promela's 1 KB of the 2-rank barrier) or more than the
+ * pipe holds (185 KB of the 8-rank alltoall, a write waiting in the full
+ * pipe).  The thread ended and the end waited for the pipe to empty for
+ * ever (killed after 30 s), nothing said. */
+static void test_stdout_relay_read_fails(void **state)
+{
+#if defined(CES_RELAY_READ_FAILS)
+    static const char *const args[] = {"promela barrier --ranks 2", "promela alltoall --ranks 8"};
+    static const char want[] = "cesync: cannot write to standard output: the pipe that stood in "
+                               "for it could not be read: Input/output error\n";
+    char *dir = ces_test_tmpdir(), err[256];
+
+    (void)state;
+    snprintf(err, sizeof(err), "%s/err", dir);
+    for (int k = 0; k < 4; k++) {
+        char cmd[2048], *said = NULL, *in_err = NULL;
+        double secs;
+        int c[2], st;
+
+        assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, c), 0);
+        assert_int_equal(fcntl(c[1], F_SETFL, fcntl(c[1], F_GETFL) | O_NONBLOCK), 0);
+        snprintf(cmd, sizeof(cmd), "LD_PRELOAD='" CES_RELAY_READ_FAILS "' "
+                 "ASAN_OPTIONS=\"verify_asan_link_order=0:$ASAN_OPTIONS\" exec '%s' %s "
+                 "</dev/null%s%s%s", CES_TOOL, args[k % 2], k < 2 ? "" : " 2>'",
+                 k < 2 ? "" : err, k < 2 ? "" : "'");
+        st = on_fd(c[1], c[0], cmd, &secs, &said);
+        if (k >= 2)
+            in_err = ces_test_read_file(err, NULL);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || strcmp(k < 2 ? said : in_err, want) != 0 ||
+            (k >= 2 && said[0] != '\0'))
+            fail_msg("'cesync %s' into an O_NONBLOCK socket whose stand-in pipe cannot be read, "
+                     "standard error %s: status %d after %.1f s:\n%s", args[k % 2],
+                     k < 2 ? "the socket" : "a file", st, secs, k < 2 ? said : in_err);
+        free(said);
+        free(in_err);
+    }
+    ces_test_remove_in(dir, "err\0");
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 /* cesync run checks its input before it looks for GPUs, so these say the
  * same with GPUs or without, and in a cesync built without CUDA (which
  * said "this cesync was built without CUDA" to each): a wrong file or
@@ -2613,6 +2659,7 @@ int main(void)
         cmocka_unit_test(test_stdout_relay_stdin_closed),
         cmocka_unit_test(test_stdout_relay_not_needed),
         cmocka_unit_test(test_stdout_relay_outlived),
+        cmocka_unit_test(test_stdout_relay_read_fails),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
         cmocka_unit_test(test_run_probe_fork_fails),
