@@ -327,7 +327,7 @@ static int check_opt(void *ud, const char *opt, const char *v)
  * that is not only a verdict line or JSON. */
 static bool wants_progress(const struct check_args *a)
 {
-    return a->progress || (!a->quiet && !a->json && isatty(fileno(stderr)));
+    return a->progress || (!a->quiet && !a->json && ces_tool_isatty(STDERR_FILENO));
 }
 
 /* The seconds of a line count from the command's start, as the

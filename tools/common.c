@@ -856,9 +856,13 @@ static void relay_start(int fd)
     made = -1;
     /* the signals that end the command are the main thread's (its handler
      * removes the outputs' temporary files); SIGPIPE, of the relay's own
-     * write to a reader gone, ends it as it ended the command's write */
+     * write to a reader gone, ends it as it ended the command's write, and
+     * SIGTTOU, of its write to the terminal from a background job under
+     * `stty tostop`, stops it as it stopped the command's (a thread that
+     * blocks it is let write) */
     sigfillset(&all);
     sigdelset(&all, SIGPIPE);
+    sigdelset(&all, SIGTTOU);
     /* (on and fds set before the thread can read them: relay_fail) */
     pthread_mutex_lock(&relay_lock);
     if (r->in >= 0 && r->out >= 0 && pthread_sigmask(SIG_BLOCK, &all, &was) == 0) {
@@ -939,6 +943,15 @@ int ces_tool_streams_stood_in(int fd)
     return -1;
 }
 
+bool ces_tool_isatty(int fd)
+{
+    /* (on and fds are the main thread's to write) */
+    for (int k = 0; k < 2; k++)
+        if (relays[k].on && (relays[k].fds & (1 << fd)) != 0)
+            return isatty(relays[k].out);
+    return isatty(fd);
+}
+
 int ces_tool_streams_end(const char *cmd, int rc)
 {
     struct stream_relay was[2];
@@ -970,10 +983,12 @@ int ces_tool_streams_end(const char *cmd, int rc)
 
         if (!r->on || rc == CES_EXIT_USAGE)
             continue;
-        if (r->err != 0) {
+        /* (standard error alone: what was said there is lost unsaid, as
+         * where the command wrote there itself) */
+        if (r->err != 0 && k == 0) {
             ces_tool_say("%scannot write to %s: %s", pre, name, strerror(r->err));
             rc = CES_EXIT_USAGE;
-        } else if (r->late) {
+        } else if (r->err == 0 && r->late) {
             ces_tool_say("%s%s not written whole (--max-seconds %g): the time bound passed "
                          "while it was written, %" PRIu64 " bytes left",
                          pre, name, relay_seconds, r->lost);
@@ -984,13 +999,48 @@ int ces_tool_streams_end(const char *cmd, int rc)
     return rc;
 }
 
+/* Where path names a standard output or error that a relay stands in for
+ * (-o /dev/stdout into an O_NONBLOCK socket), once what the relay holds
+ * is given: the errno of its write that failed (a reader gone, SIGPIPE
+ * ignored), else 0.  The text went into the relay's pipe whole, and the
+ * description itself said the failure (ces_write_file_by's "cannot write
+ * /dev/stdout: Broken pipe"), not "wrote /dev/stdout". */
+static int relay_written(const char *path)
+{
+    struct stat a, b;
+    int err = 0;
+
+    if (!relays[0].on && !relays[1].on)
+        return 0;
+    if (stat(path, &a) != 0)
+        return 0;
+    fflush(stdout);
+    fflush(stderr);
+    pthread_mutex_lock(&relay_lock);
+    for (int k = 0; k < 2; k++) {
+        struct stream_relay *r = &relays[k];
+
+        for (int fd = STDOUT_FILENO; r->on && fd <= STDERR_FILENO; fd++) {
+            if ((r->fds & (1 << fd)) == 0 || fstat(fd, &b) != 0 || a.st_dev != b.st_dev ||
+                a.st_ino != b.st_ino)
+                continue;
+            relay_drain(r);
+            if (r->err != 0)
+                err = r->err;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&relay_lock);
+    return err;
+}
+
 int ces_tool_write_file(const char *cmd, const char *path, const char *text, size_t len)
 {
     struct ces_ctx *ctx = NULL;
     struct ces_dot_bounds b;
     struct sigaction was;
     bool own, quiet;
-    int ec, rc;
+    int ec, rc, err;
 
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
@@ -1009,6 +1059,8 @@ int ces_tool_write_file(const char *cmd, const char *path, const char *text, siz
     rc = ces_write_file_by(ctx, path, text, len, &b);
     if (quiet)
         sigaction(SIGPIPE, &was, NULL);
+    if (rc == CES_OK && own && (err = relay_written(path)) != 0)
+        rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(err));
     ec = rc == CES_OK ? CES_EXIT_OK : ces_tool_fail("%s: %s", cmd, ces_ctx_last_error(ctx));
     ces_ctx_destroy(ctx);
     return ec;

@@ -180,7 +180,7 @@ int ces_cmd_gen(int argc, char **argv)
     o.mutate_pct = (uint32_t)v[GEN_MUTATE];
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    if (every == 0 && isatty(fileno(stderr)))
+    if (every == 0 && ces_tool_isatty(STDERR_FILENO))
         every = 2;
     start = ces_now();
     next = start + every;

@@ -186,7 +186,10 @@ void ces_tool_builder_help(int run);
  * 60 s", "cannot write PATH: its reader took none of it for 60 s"): print
  * -o, promela -o, gen -o DIR's files, bench --csv and --model-out waited
  * for ever.  A name of one of the process's descriptors (/dev/stdout) is
- * written as standard output is, without that bound.
+ * written as standard output is, without that bound; where a relay stands
+ * in for it (ces_tool_streams_wait), what it holds is given first, and its
+ * write that failed (a reader gone) is this one's, "cannot write
+ * /dev/stdout: Broken pipe", as where the command writes it itself.
  * Returns CES_EXIT_OK or CES_EXIT_USAGE. */
 int ces_tool_write_file(const char *cmd, const char *path, const char *text, size_t len);
 
@@ -207,7 +210,9 @@ int ces_tool_write_file(const char *cmd, const char *path, const char *text, siz
  * that pipe that fails ends the command at once, exit CES_EXIT_USAGE,
  * said on standard error ("cannot write to standard output: the pipe that
  * stood in for it could not be read: ..."), its outputs' temporary files
- * removed.  A regular
+ * removed.  The thread blocks the signals but SIGPIPE and SIGTTOU (a
+ * background job's write to its terminal under tostop stops it, as the
+ * command's own).  A regular
  * file or /dev/null so left, which takes every write whole, stays as it
  * is, with no pipe or thread.  Called first
  * by main, before anything is written: the standard streams' FILEs and
@@ -222,6 +227,12 @@ void ces_tool_streams_wait(void);
  * for ever). */
 void ces_tool_streams_bound(double deadline, double seconds);
 
+/* Whether standard output or error fd (1 or 2) is a terminal, as isatty,
+ * or, where ces_tool_streams_wait's relay stands in for it (a terminal
+ * left O_NONBLOCK without /proc), the description it stands in for is
+ * one: check's and gen's progress are said there by default. */
+bool ces_tool_isatty(int fd);
+
 /* Ends what ces_tool_streams_wait started: the standard streams flushed,
  * the description again under its number, what a relay's pipe holds
  * given to it (not waited for to the pipe's end, which a child's child
@@ -229,7 +240,9 @@ void ces_tool_streams_bound(double deadline, double seconds);
  * command cmd's (NULL: none), a write that failed as "cannot write to
  * standard output: ..." (exit CES_EXIT_USAGE), the time bound that passed
  * with some left as "standard output not written whole (--max-seconds S):
- * ..." (exit CES_EXIT_INCOMPLETE, or rc where it is CES_EXIT_DEFECT);
+ * ..." (exit CES_EXIT_INCOMPLETE, or rc where it is CES_EXIT_DEFECT); a
+ * failed write to standard error alone is lost unsaid and leaves rc, as
+ * where the command writes there itself;
  * where rc is CES_EXIT_USAGE the command has said its own failure and no
  * more is said.  Returns the exit status.  Once: later calls return rc. */
 int ces_tool_streams_end(const char *cmd, int rc);

@@ -1488,6 +1488,74 @@ static void test_stdout_relay_read_fails(void **state)
 #endif
 }
 
+/* A reader gone (the socket pair's other end closed) from standard output
+ * that a relay stands in for (the socket O_NONBLOCK) ends each command as
+ * where the command writes it itself (the socket blocking): with SIGPIPE
+ * ignored by the shell (trap '' PIPE), exit 2 and the same line on
+ * standard error (a file), with SIGPIPE as it is, the signal.  print and
+ * promela -o /dev/stdout said "wrote /dev/stdout" and then "cannot write
+ * to standard output: Broken pipe" (the relay's pipe took the text); and
+ * a standard error alone so gone took print's "wrote" line into the
+ * relay and exit 2 ("cannot write to standard error", said nowhere),
+ * where written there itself the line is lost and the exit is 0. */
+static void test_stdout_relay_reader_gone(void **state)
+{
+    static const struct {
+        const char *args, *want; /* want: standard error's, SIGPIPE ignored */
+        int rc;                  /* the exit, SIGPIPE ignored */
+    } cases[] = {
+        {"promela alltoall --ranks 8",
+         "cesync: promela: cannot write to standard output: Broken pipe\n", 2},
+        {"check barrier --ranks 2",
+         "cesync: check: cannot write to standard output: Broken pipe\n", 2},
+        {"print alltoall --ranks 32 --expand -o /dev/stdout",
+         "cesync: print: cannot write /dev/stdout: Broken pipe\n", 2},
+        {"promela alltoall --ranks 8 -o /dev/stdout",
+         "cesync: promela: cannot write /dev/stdout: Broken pipe\n", 2},
+        {"print barrier --ranks 2 -o %s/x.txt", NULL, 0}, /* (standard error the socket) */
+    };
+    char *dir = ces_test_tmpdir(), err[256];
+
+    (void)state;
+    snprintf(err, sizeof(err), "%s/err", dir);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        for (int ign = 0; ign < 2; ign++) {
+            int st[2];
+            char *said[2];
+
+            for (int nb = 0; nb < 2; nb++) {
+                char args[512], cmd[2048];
+                double secs;
+                int c[2];
+
+                snprintf(args, sizeof(args), cases[i].args, dir);
+                assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, c), 0);
+                if (nb)
+                    assert_int_equal(fcntl(c[1], F_SETFL, fcntl(c[1], F_GETFL) | O_NONBLOCK), 0);
+                close(c[0]);
+                snprintf(cmd, sizeof(cmd), "%sexec '%s' %s </dev/null %s'%s'",
+                         ign ? "trap '' PIPE; " : "", CES_TOOL, args,
+                         cases[i].want != NULL ? "2>" : ">", cases[i].want != NULL ? err :
+                         "/dev/null");
+                st[nb] = on_fd(c[1], -1, cmd, &secs, NULL);
+                said[nb] = cases[i].want != NULL ? ces_test_read_file(err, NULL) : strdup("");
+                assert_non_null(said[nb]);
+            }
+            if (st[0] != st[1] || strcmp(said[0], said[1]) != 0 ||
+                (ign && (!WIFEXITED(st[1]) || WEXITSTATUS(st[1]) != cases[i].rc ||
+                         strcmp(said[1], cases[i].want != NULL ? cases[i].want : "") != 0)) ||
+                (!ign && (!WIFSIGNALED(st[1]) || WTERMSIG(st[1]) != SIGPIPE)))
+                fail_msg("'cesync %s' (standard %s a socket whose reader is gone, SIGPIPE %s): "
+                         "status %d and\n%swritten itself, status %d and\n%sthrough the relay",
+                         cases[i].args, cases[i].want != NULL ? "output" : "error",
+                         ign ? "ignored" : "as it is", st[0], said[0], st[1], said[1]);
+            free(said[0]);
+            free(said[1]);
+        }
+    }
+    ces_test_remove_in(dir, "err\0x.txt\0");
+}
+
 /* cesync run checks its input before it looks for GPUs, so these say the
  * same with GPUs or without, and in a cesync built without CUDA (which
  * said "this cesync was built without CUDA" to each): a wrong file or
@@ -2500,6 +2568,153 @@ static void test_stdout_terminal_not_another(void **state)
 #endif
 }
 
+#if defined(__linux__) && defined(CES_PROC_ABSENT)
+/* Runs `cesync ARGS` (shell words) in a session of its own whose
+ * controlling terminal is the slave of the raw pseudo-terminal pair
+ * (master, name), its standard output and error that terminal left
+ * O_NONBLOCK, and open(2) of /proc/... failing (proc_absent.c), so that a
+ * relay stands in for it.  Where `background`, the command is a job of
+ * its own process group under `stty tostop`: it must stop with SIGTTOU
+ * (else: exit 125), and is then made the foreground and continued.  Its
+ * exit status, and what came to the master until it ended in *got
+ * (malloc'd).  Killed after 30 s. */
+static int on_relayed_terminal(const char *args, int master, const char *name, bool background,
+                               char **got)
+{
+    char cmd[4096], chunk[4096], *buf = NULL;
+    size_t len = 0;
+    int st = 0, done = 0;
+    pid_t pid;
+
+    snprintf(cmd, sizeof(cmd), "LD_PRELOAD='" CES_PROC_ABSENT "' ASAN_OPTIONS=\"verify_asan_"
+             "link_order=0:$ASAN_OPTIONS\" exec '%s' %s </dev/null", CES_TOOL, args);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct termios t;
+        pid_t job;
+        int fd;
+
+        alarm(30);
+        /* (opened without O_NOCTTY: the session's controlling terminal) */
+        if (setsid() < 0 || (fd = open(name, O_RDWR)) < 0 || tcgetattr(fd, &t) != 0)
+            _exit(126);
+        if (background)
+            t.c_lflag |= TOSTOP;
+        if (tcsetattr(fd, TCSANOW, &t) != 0 ||
+            fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0)
+            _exit(126);
+        job = fork();
+        if (job == 0) {
+            if ((background && setpgid(0, 0) != 0) || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+                _exit(126);
+            execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+            _exit(127);
+        }
+        if (job < 0 || (background && setpgid(job, job) != 0 && errno != EACCES))
+            _exit(126);
+        if (waitpid(job, &st, background ? WUNTRACED : 0) != job)
+            _exit(126);
+        if (background) {
+            if (!WIFSTOPPED(st) || WSTOPSIG(st) != SIGTTOU) {
+                if (!WIFSTOPPED(st))
+                    _exit(125);
+                kill(job, SIGKILL);
+                _exit(125);
+            }
+            signal(SIGTTOU, SIG_IGN); /* (tcsetpgrp from this group, now the background) */
+            if (tcsetpgrp(fd, job) != 0 || kill(-job, SIGCONT) != 0 ||
+                waitpid(job, &st, 0) != job)
+                _exit(126);
+        }
+        _exit(WIFEXITED(st) ? WEXITSTATUS(st) : 126);
+    }
+    for (;;) {
+        struct pollfd p = {master, POLLIN, 0};
+        int r = poll(&p, 1, 200);
+        ssize_t n = 0;
+
+        if (r > 0)
+            n = read(master, chunk, sizeof(chunk));
+        if (n > 0) {
+            buf = realloc(buf, len + (size_t)n + 1);
+            assert_non_null(buf);
+            memcpy(buf + len, chunk, (size_t)n);
+            len += (size_t)n;
+            continue;
+        }
+        if (done != 0)
+            break;
+        done = waitpid(pid, &st, WNOHANG); /* (then one more look) */
+        assert_true(done >= 0);
+    }
+    *got = buf != NULL ? buf : malloc(1);
+    assert_non_null(*got);
+    (*got)[len] = '\0';
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+#endif
+
+/* A terminal left O_NONBLOCK without /proc, which a relay stands in for,
+ * as the controlling terminal of a background job under `stty tostop`:
+ * promela's model stops the job with SIGTTOU, as the command's own write
+ * does, and comes whole once the job is brought to the foreground, exit
+ * 0.  The relay's thread, which blocked SIGTTOU, was let write: the
+ * background job wrote to the terminal and ended (exit 0, no stop). */
+static void test_stdout_relay_tostop(void **state)
+{
+#if defined(__linux__) && defined(CES_PROC_ABSENT)
+    char name[256], *want, *got;
+    int m, s, rc;
+
+    (void)state;
+    if (!raw_pty(&m, &s))
+        skip(); /* (no pseudo-terminal to be had) */
+    snprintf(name, sizeof(name), "%s", ptsname(m));
+    assert_int_equal(ces_test_tool(NULL, "promela barrier --ranks 2", &want), 0);
+    rc = on_relayed_terminal("promela barrier --ranks 2", m, name, true, &got);
+    if (rc != 0 || strcmp(got, want) != 0)
+        fail_msg("'cesync promela barrier --ranks 2' as a background job under tostop, its "
+                 "terminal relayed: exit %d (125: not stopped by SIGTTOU), %zu bytes, not %zu",
+                 rc, strlen(got), strlen(want));
+    free(want);
+    free(got);
+    close(s);
+    close(m);
+#else
+    (void)state;
+    skip();
+#endif
+}
+
+/* check's progress lines, said by default where standard error is a
+ * terminal, also where a relay stands in for the terminal (left
+ * O_NONBLOCK, without /proc): a line by 2 s under --max-seconds 2.5 before
+ * the report, exit 3.  The relay's pipe was no terminal: none was said. */
+static void test_stdout_relay_terminal_progress(void **state)
+{
+#if defined(__linux__) && defined(CES_PROC_ABSENT)
+    char name[256], *got;
+    int m, s, rc;
+
+    (void)state;
+    if (!raw_pty(&m, &s))
+        skip(); /* (no pseudo-terminal to be had) */
+    snprintf(name, sizeof(name), "%s", ptsname(m));
+    rc = on_relayed_terminal("check alltoall --ranks 5 --iterations 2 --no-reduction "
+                             "--max-seconds 2.5", m, name, false, &got);
+    if (rc != 3 || strncmp(got, "check: ", 7) != 0 ||
+        strstr(got, "\nverdict: INCOMPLETE\n") == NULL)
+        fail_msg("check on a relayed terminal: exit %d, said:\n%s", rc, got);
+    free(got);
+    close(s);
+    close(m);
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 /* `cesync dot -o NAME` where NAME says no format (/dev/stdout, /dev/null):
  * refused before the drawing, with the name that does write standard
  * output (it said only that the name must end in .dot, .svg or .png). */
@@ -2652,6 +2867,8 @@ int main(void)
         cmocka_unit_test(test_own_pipe_bound_partial_pages),
         cmocka_unit_test(test_own_terminal_bound),
         cmocka_unit_test(test_stdout_terminal_not_another),
+        cmocka_unit_test(test_stdout_relay_tostop),
+        cmocka_unit_test(test_stdout_relay_terminal_progress),
         cmocka_unit_test(test_stdout_nonblocking),
         cmocka_unit_test(test_stdout_socket_nonblocking),
         cmocka_unit_test(test_stdout_nonblocking_no_proc),
@@ -2660,6 +2877,7 @@ int main(void)
         cmocka_unit_test(test_stdout_relay_not_needed),
         cmocka_unit_test(test_stdout_relay_outlived),
         cmocka_unit_test(test_stdout_relay_read_fails),
+        cmocka_unit_test(test_stdout_relay_reader_gone),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
         cmocka_unit_test(test_run_probe_fork_fails),
