@@ -1255,6 +1255,58 @@ static size_t ow_at(const struct dot_ow *w, size_t lo, size_t hi, uint32_t q, ui
     return lo;
 }
 
+/* A walk over a slot's waits x[lo..hi) (by process, then place, of
+ * width `width`): of each process q, those of its latest `look` waits
+ * before place `pos` where q is p, before at[q] (a clock, or a bound below
+ * it) where it is another, that fail the slot's initial 0 (so passed on a
+ * write), the latest first.  written_before, landed_before and chain_over
+ * read a process's latest waits so. */
+struct latest_waits {
+    const struct dot_ow *x;
+    const uint32_t *at;
+    size_t hi, start, end, k;
+    uint32_t p, pos, look, m, width;
+};
+
+static void latest_begin(struct latest_waits *it, const struct dot_ow *x, size_t lo, size_t hi,
+                         uint32_t p, uint32_t pos, const uint32_t *at, uint32_t look,
+                         uint32_t width)
+{
+    it->x = x;
+    it->at = at;
+    it->hi = hi;
+    it->start = it->end = it->k = lo;
+    it->p = p;
+    it->pos = pos;
+    it->look = look;
+    it->m = look;
+    it->width = width;
+}
+
+/* The next wait of the walk (its place in x), SIZE_MAX past the last. */
+static size_t latest_next(struct latest_waits *it)
+{
+    for (;;) {
+        const struct dot_ow *u;
+
+        while (it->m >= it->look || it->k <= it->start) {
+            uint32_t q;
+
+            if (it->end >= it->hi)
+                return SIZE_MAX;
+            it->start = it->end;
+            q = it->x[it->start].proc;
+            it->k = ow_at(it->x, it->start, it->hi, q, q == it->p ? it->pos : it->at[q]);
+            it->end = ow_at(it->x, it->k, it->hi, q, UINT32_MAX);
+            it->m = 0;
+        }
+        it->m++;
+        u = &it->x[--it->k];
+        if (!ces_wait_holds(it->width, u->cmp, 0, u->value))
+            return it->k;
+    }
+}
+
 /* Splits the writes into `slot`'s into one run per process (group[0..*ng)
  * their starts, group[*ng] the end), and finds in each the latest write
  * that happens before an event of clock c (last[], SIZE_MAX for none);
@@ -2398,18 +2450,10 @@ static bool written_before(const struct dot_order *o, const struct dot_ow *slot,
 {
     size_t lo = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, false);
     size_t hi = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, true);
+    struct latest_waits it;
 
-    for (size_t i = lo, end; i < hi; i = end) {
-        uint32_t q = o->x[i].proc;
-        size_t k = ow_at(o->x, i, hi, q, q == p ? pos : at[q]);
-
-        end = ow_at(o->x, k, hi, q, UINT32_MAX);
-        for (uint32_t m = 0; m < DOT_TAKEN_LOOK && k > i; m++, k--) {
-            if (!ces_wait_holds(width, o->x[k - 1].cmp, 0, o->x[k - 1].value))
-                return true;
-        }
-    }
-    return false;
+    latest_begin(&it, o->x, lo, hi, p, pos, at, DOT_TAKEN_LOOK, width);
+    return latest_next(&it) != SIZE_MAX;
 }
 
 /* Of writes w[lo..hi) (one process's into a slot, by place; o->wv[vlo..vhi)
@@ -3029,30 +3073,25 @@ static bool landed_before(struct dot_order *o, size_t xlo, size_t xhi, size_t ku
 {
     const struct dot_ow *u = &o->x[ku];
     const uint32_t *uc = order_clock(o, o->off[u->proc] + u->pos);
+    struct latest_waits it;
 
-    for (size_t a = xlo, end; a < xhi; a = end) {
-        uint32_t q = o->x[a].proc;
-        size_t k = ow_at(o->x, a, xhi, q, q == u->proc ? u->pos : uc[q]);
+    latest_begin(&it, o->x, xlo, xhi, u->proc, u->pos, uc, DOT_CHAIN_LOOK, width);
+    for (size_t k = latest_next(&it); k != SIZE_MAX; k = latest_next(&it)) {
+        const struct dot_ev *v = chain_wait(o, k);
+        bool all = v != NULL;
+        bool split = false; /* a wait between u0 and x[ku] fails w[wu] */
 
-        end = ow_at(o->x, k, xhi, q, UINT32_MAX);
-        for (uint32_t m = 0; m < DOT_CHAIN_LOOK && k > a; m++, k--) {
-            const struct dot_ev *v = chain_wait(o, k - 1);
-            bool all = v != NULL &&
-                       !ces_wait_holds(width, o->x[k - 1].cmp, 0, o->x[k - 1].value);
-            bool split = false; /* a wait between u0 and x[ku] fails w[wu] */
-
-            for (size_t b = k; q == u->proc && b < ku && !split; b++)
-                split = !ces_wait_holds(width, o->x[b].cmp, o->w[wu].value, o->x[b].value);
-            for (size_t w0 = wlo; all && w0 < whi; w0++) {
-                if (!may_take(o, v, &o->x[k - 1], width, wlo, whi, w0) ||
-                    (w0 != wu && first_before(o, ow_clock(o, w0), &o->w[wu])) ||
-                    (w0 == wu && split && !o->w[wu].later))
-                    continue;
-                all = w0 != wu && (w0 == i || first_before(o, ow_clock(o, w0), &o->w[i]));
-            }
-            if (all)
-                return true;
+        for (size_t b = k + 1; o->x[k].proc == u->proc && b < ku && !split; b++)
+            split = !ces_wait_holds(width, o->x[b].cmp, o->w[wu].value, o->x[b].value);
+        for (size_t w0 = wlo; all && w0 < whi; w0++) {
+            if (!may_take(o, v, &o->x[k], width, wlo, whi, w0) ||
+                (w0 != wu && first_before(o, ow_clock(o, w0), &o->w[wu])) ||
+                (w0 == wu && split && !o->w[wu].later))
+                continue;
+            all = w0 != wu && (w0 == i || first_before(o, ow_clock(o, w0), &o->w[i]));
         }
+        if (all)
+            return true;
     }
     return false;
 }
@@ -3075,31 +3114,26 @@ static bool chain_over(struct dot_order *o, const struct dot_ev *x, const uint32
 {
     const struct dot_ow slot = {wt->slot.sig, wt->slot.rank, wt->slot.idx, 0, 0, 0, 0, 0, false};
     size_t wlo = o->group[0], whi = o->group[ng], xlo, xhi;
+    struct latest_waits it;
 
     if (x->later || o->w[i].later || whi - wlo > DOT_CHAIN_WRITES)
         return false;
     xlo = bound(o->x, o->nx, sizeof(*o->x), &slot, cmp_ow_slot, false);
     xhi = bound(o->x, o->nx, sizeof(*o->x), &slot, cmp_ow_slot, true);
-    for (size_t a = xlo, end; a < xhi; a = end) {
-        uint32_t q = o->x[a].proc;
-        size_t k = ow_at(o->x, a, xhi, q, q == x->proc ? x->pos : c[q]);
+    latest_begin(&it, o->x, xlo, xhi, x->proc, x->pos, c, DOT_CHAIN_LOOK, width);
+    for (size_t k = latest_next(&it); k != SIZE_MAX; k = latest_next(&it)) {
+        const struct dot_ev *u = chain_wait(o, k);
+        bool all = u != NULL;
 
-        end = ow_at(o->x, k, xhi, q, UINT32_MAX);
-        for (uint32_t m = 0; m < DOT_CHAIN_LOOK && k > a; m++, k--) {
-            const struct dot_ev *u = chain_wait(o, k - 1);
-            bool all = u != NULL &&
-                       !ces_wait_holds(width, o->x[k - 1].cmp, 0, o->x[k - 1].value);
-
-            for (size_t wu = wlo; all && wu < whi; wu++) {
-                if (!may_take(o, u, &o->x[k - 1], width, wlo, whi, wu))
-                    continue;
-                all = !ces_wait_holds(width, wt->cmp, o->w[wu].value, wt->value) &&
-                      (first_before(o, ow_clock(o, wu), &o->w[i]) ||
-                       landed_before(o, xlo, xhi, k - 1, wlo, whi, width, wu, i));
-            }
-            if (all)
-                return true;
+        for (size_t wu = wlo; all && wu < whi; wu++) {
+            if (!may_take(o, u, &o->x[k], width, wlo, whi, wu))
+                continue;
+            all = !ces_wait_holds(width, wt->cmp, o->w[wu].value, wt->value) &&
+                  (first_before(o, ow_clock(o, wu), &o->w[i]) ||
+                   landed_before(o, xlo, xhi, k, wlo, whi, width, wu, i));
         }
+        if (all)
+            return true;
     }
     return false;
 }
