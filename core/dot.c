@@ -3096,6 +3096,139 @@ static bool landed_before(struct dot_order *o, size_t xlo, size_t xhi, size_t ku
     return false;
 }
 
+/* At most this many of a wait's process's latest waits into its slot
+ * before it are read by taken_apart. */
+#define DOT_APART_LOOK 8
+
+/* Whether the writes that wait j of taken_apart's may take (take[j]) are
+ * each overwritten before its wait l passes: each fails one of the waits
+ * after j up to l (fail[j + 1..l]). */
+static bool taken_before(const uint32_t *take, const uint32_t *fail, uint32_t j, uint32_t l)
+{
+    uint32_t since = 0;
+
+    for (uint32_t k = j + 1; k <= l; k++)
+        since |= fail[k];
+    return (take[j] & ~since) == 0;
+}
+
+/* Whether wait event x (`wt`, width `width`) never passes on write w[i]
+ * (the slot's waits x[xlo..xhi), its writes w[wlo..whi), at most
+ * DOT_CHAIN_WRITES, none of a later replay), as earlier waits of its
+ * process take it: of the process's DOT_APART_LOOK latest waits into the
+ * slot before x, none of a later replay, each that runs, after one that
+ * fails the initial 0 or failing it itself, takes a write (the latest as
+ * it passes), one that it may take (may_take).  Where each write that
+ * such a wait j may take fails a wait after j up to a later such wait l,
+ * j's lands before l's: a write that every write l may take comes before
+ * is not j's, nor one that comes before every write j may take l's.
+ * Where n of them, so apart each from the next, may take n writes in all,
+ * w[i] one, each takes another of those n; where each of them that may
+ * take w[i] has a wait l after it that fails w[i] and whose writes x
+ * fails (l's write lands after w[i] and before x), or x fails w[i], x
+ * never passes on it.  r0 waiting f == 1, f >= 2 in two eager iterations,
+ * then f == 1 in a third block in which r0 s1 writes 1, r1 writes 1 and
+ * r2 1, r2 writing 2 in each of the iterations and 2 from s1: the first
+ * two `== 1` take r1's and r2's 1, so the third takes r0's (r1's and
+ * r2's were drawn to it). */
+static bool taken_apart(struct dot_order *o, const struct dot_ev *x, const struct ces_op *wt,
+                        uint32_t width, size_t xlo, size_t xhi, size_t wlo, size_t whi, size_t i)
+{
+    size_t kx = ow_at(o->x, xlo, xhi, x->proc, x->pos), k0 = ow_at(o->x, xlo, kx, x->proc, 0);
+    size_t lo = kx - k0 > DOT_APART_LOOK ? kx - DOT_APART_LOOK : k0;
+    uint32_t m = (uint32_t)(kx - lo), take[DOT_APART_LOOK], fail[DOT_APART_LOOK + 1];
+    uint32_t before[DOT_CHAIN_WRITES]; /* of each write, those that come before it */
+    bool written = false, changed = true, gone[DOT_APART_LOOK];
+
+    for (size_t w = wlo; w < whi; w++) {
+        if (o->w[w].later)
+            return false;
+        before[w - wlo] = 0;
+        for (size_t b = wlo; b < whi; b++) {
+            if (b != w && first_before(o, ow_clock(o, w), &o->w[b]))
+                before[w - wlo] |= UINT32_C(1) << (b - wlo);
+        }
+    }
+    o->work += (whi - wlo) * (whi - wlo);
+    for (uint32_t j = 0; j <= m; j++) {
+        const struct dot_ow *u = j < m ? &o->x[lo + j] : NULL;
+        uint32_t cmp = u != NULL ? u->cmp : wt->cmp;
+        uint64_t value = u != NULL ? u->value : wt->value;
+        const struct dot_ev *v = u != NULL ? chain_wait(o, lo + j) : NULL;
+
+        if (u != NULL && u->later)
+            return false;
+        fail[j] = 0;
+        for (size_t w = wlo; w < whi; w++) {
+            if (!ces_wait_holds(width, cmp, o->w[w].value, value))
+                fail[j] |= UINT32_C(1) << (w - wlo);
+        }
+        if (j == m)
+            break;
+        written = written || !ces_wait_holds(width, cmp, 0, value);
+        take[j] = UINT32_MAX; /* none: it does not run or may pass on 0 */
+        if (v == NULL || !written)
+            continue;
+        take[j] = 0;
+        o->work += whi - wlo;
+        for (size_t w = wlo; w < whi; w++) {
+            if (may_take(o, v, u, width, wlo, whi, w))
+                take[j] |= UINT32_C(1) << (w - wlo);
+        }
+    }
+    while (changed) { /* j's write lands before l's */
+        changed = false;
+        for (uint32_t j = 0; j < m; j++) {
+            for (uint32_t l = j + 1; l < m; l++) {
+                uint32_t tj = take[j], tl = take[l];
+
+                if (tj == UINT32_MAX || tl == UINT32_MAX || tj == 0 || tl == 0 ||
+                    !taken_before(take, fail, j, l))
+                    continue;
+                o->work += (whi - wlo) * (whi - wlo);
+                for (size_t w = 0; w < whi - wlo; w++) {
+                    uint32_t bit = UINT32_C(1) << w;
+                    bool first = true; /* w comes before every write j may take */
+
+                    if ((tj & bit) != 0 && (tl & ~before[w]) == 0)
+                        take[j] &= ~bit;
+                    for (size_t c = 0; c < whi - wlo && first; c++)
+                        first = !(tj >> c & 1) || (before[c] & bit) != 0;
+                    if ((tl & bit) != 0 && first)
+                        take[l] &= ~bit;
+                }
+                changed = changed || take[j] != tj || take[l] != tl;
+            }
+        }
+    }
+    for (uint32_t j = 0; j < m; j++) { /* x never passes on w[i] where j takes it */
+        gone[j] = (take[j] >> (i - wlo) & 1) == 0 || (fail[m] >> (i - wlo) & 1) != 0;
+        for (uint32_t l = j + 1; l < m && !gone[j]; l++)
+            gone[j] = take[l] != UINT32_MAX && take[l] != 0 && (fail[l] >> (i - wlo) & 1) &&
+                      (take[l] & ~fail[m]) == 0; /* l's write lands after it, failing x */
+    }
+    for (uint32_t set = 1; set < UINT32_C(1) << m; set++) {
+        uint32_t all = 0, n = 0, prev = UINT32_MAX, bits = 0;
+        bool apart = true;
+
+        o->work += m;
+        for (uint32_t j = 0; j < m && apart; j++) {
+            if (!(set >> j & 1))
+                continue;
+            apart = take[j] != UINT32_MAX && gone[j] &&
+                    (prev == UINT32_MAX || taken_before(take, fail, prev, j));
+            all |= take[j];
+            n++;
+            prev = j;
+        }
+        for (uint32_t a = all; a != 0; a &= a - 1)
+            bits++;
+        if (apart && bits == n && (all >> (i - wlo) & 1))
+            return true;
+    }
+    return false;
+}
+
 /* Whether wait event x (`wt`, of width `width`, clock c) never passes on
  * write w[i] of its slot (its writes split by slot_writes into ng runs), by a
  * chain of waits before it: of some process, one of its DOT_CHAIN_LOOK
@@ -3135,7 +3268,7 @@ static bool chain_over(struct dot_order *o, const struct dot_ev *x, const uint32
         if (all)
             return true;
     }
-    return false;
+    return taken_apart(o, x, wt, width, xlo, xhi, wlo, whi, i);
 }
 
 /* Adds to st->kept the pairs of wait event e (of block b) with its

@@ -1031,6 +1031,94 @@ static void test_later_replays_chain_edge(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Waits of one process that take apart every write they may take
+ * (taken_apart).  r0 waits f == 1 then f >= 2 in two eager iterations,
+ * r2 writing 2 in each; then r0 s1 writes 1 and r0 waits f == 1, r1 writes
+ * 1, r2 1 and from s1 2.  r0 s1's 1 comes after the iterations (the block
+ * boundary), so their two `== 1`, each overwritten (the `>= 2` after it
+ * fails 1), take r1's and r2's 1, one each, and the last passes on r0's
+ * 1 alone; r1's and r2's were drawn to it too (n3_1_0 -> n3_0_1 and
+ * n3_2_0 -> n3_0_1: 4 edges, 2 wrong, in each configuration).  Now 2
+ * edges to waits in each, none wrong or missing, and the picture draws
+ * n3_0_0 -> n3_0_1 alone to the last wait. */
+static void test_apart_waits_edge(void **state)
+{
+    static const char tail[] =
+        "phase eager x2\nr0 : wait f[0] == 1\nr0 : wait f[0] >= 2\nr2 : write f[0]@0 = 2\n"
+        "phase eager x1\nr0 s1 : write f[0]@0 = 1\nr0 : wait f[0] == 1\n"
+        "r1 : write f[0]@0 = 1\nr2 : write f[0]@0 = 1\nr2 s1 : write f[0]@0 = 2\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct edge_text *text = malloc(sizeof(*text));
+    struct edge_sum sum[4];
+    struct ces_graph *g;
+    char *dot = NULL;
+    size_t len = 0;
+
+    (void)state;
+    assert_non_null(text);
+    edge_tail(ctx, tail, sum);
+    for (uint32_t k = 0; k < 4; k++) {
+        assert_int_equal(sum[k].edges, 2);
+        assert_int_equal(sum[k].wrong, 0);
+        assert_int_equal(sum[k].missing, 0);
+    }
+    edge_counted(text, EDGE_COUNTER, tail);
+    g = ces_test_text_graph(ctx, text->buf);
+    assert_int_equal(ces_dot_emit_sized(ctx, g, NULL, NULL, &dot, &len, NULL, 0), CES_OK);
+    assert_non_null(strstr(dot, "n3_0_0 -> n3_0_1 [style=dashed"));
+    assert_null(strstr(dot, "n3_1_0 -> n3_0_1 [style=dashed"));
+    assert_null(strstr(dot, "n3_2_0 -> n3_0_1 [style=dashed"));
+    ces_free(ctx, dot);
+    ces_graph_destroy(g);
+    free(text);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Waits apart by the order their writes land in (taken_apart): r0 waits
+ * f >= 3, f == 1, f == $i in two eager iterations ($i 2, then 3), r1
+ * writes 3 in each, r2 1 then $i.  The second iteration's `== 1` takes a
+ * 1 that lands after the first's `== 2` took r2's 2, so after r2's first
+ * 1, and each `>= 3` takes a 3 that lands before the `== 1` after it: not
+ * r2's 3, which lands after both of r2's 1.  So the two `>= 3`, apart,
+ * take r1's two 3, and the last wait (`== 3`) passes on r2's 3 alone; r1's
+ * second 3 was drawn to it too (n2_1_0 -> n2_0_2: 8 edges, 1 wrong, in
+ * each configuration).  Now 7 edges, none wrong or missing, but under the
+ * delayed write (8, 1 wrong: its write on a stream of its own), and the
+ * picture draws n2_2_1 -> n2_0_2 and not n2_1_0 -> n2_0_2. */
+static void test_apart_order_edge(void **state)
+{
+    static const char tail[] =
+        "phase eager x2\nr0 : wait f[0] >= 3\nr0 : wait f[0] == 1\nr0 : wait f[0] == $i\n"
+        "r1 : write f[0]@0 = 3\nr2 : write f[0]@0 = 1\nr2 : write f[0]@0 = $i\n";
+    static const uint64_t edges[4] = {7, 7, 7, 8}, wrong[4] = {0, 0, 0, 1};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct edge_text *text = malloc(sizeof(*text));
+    struct edge_sum sum[4];
+    struct ces_graph *g;
+    char *dot = NULL;
+    size_t len = 0;
+
+    (void)state;
+    assert_non_null(text);
+    edge_tail(ctx, tail, sum);
+    for (uint32_t k = 0; k < 4; k++) {
+        assert_int_equal(sum[k].edges, edges[k]);
+        assert_int_equal(sum[k].wrong, wrong[k]);
+        assert_int_equal(sum[k].missing, 0);
+    }
+    edge_counted(text, EDGE_COUNTER, tail);
+    g = ces_test_text_graph(ctx, text->buf);
+    assert_int_equal(ces_dot_emit_sized(ctx, g, NULL, NULL, &dot, &len, NULL, 0), CES_OK);
+    assert_non_null(strstr(dot, "n2_2_1 -> n2_0_2 [style=dashed"));
+    assert_null(strstr(dot, "n2_1_0 -> n2_0_2 [style=dashed"));
+    ces_free(ctx, dot);
+    ces_graph_destroy(g);
+    free(text);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Where written_before takes a wait that the initial 0 passes to pass on a
  * write, no pass goes missing: an earlier wait on the rank's other stream
  * (ordered by a record and an await; one process only under --queues 0,0,
@@ -1186,6 +1274,8 @@ int main(void)
         cmocka_unit_test(test_three_waits_edge),
         cmocka_unit_test(test_four_waits_edge),
         cmocka_unit_test(test_later_replays_chain_edge),
+        cmocka_unit_test(test_apart_waits_edge),
+        cmocka_unit_test(test_apart_order_edge),
         cmocka_unit_test(test_mixed_edges),
     };
 
