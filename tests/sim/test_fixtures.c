@@ -218,7 +218,10 @@ static void same_report(const char *path, const struct ces_check_report *r,
  * the table compares both words of every entry its probe passes.  Both
  * words cut to nothing, every state of a search is its first one's, and
  * such a check stores fewer: the cut reaches the search. */
-#define CUT_MOST 20000
+/* (The checks above it are left out: the cut makes the probes quadratic;
+ * the three unreduced fixtures of 8,746 to 16,415 states took 8 s for
+ * compares that the smaller ones already hold.) */
+#define CUT_MOST 2000
 
 static void test_fingerprint_collisions(void **state)
 {
