@@ -651,6 +651,12 @@ extern uint64_t ces_sim_sample_at, ces_sim_sample_least;
  * and with it the table's slot where that is the first, told apart by the
  * other. */
 extern uint64_t ces_sim_fp_keep[2];
+/* The bits of the hash that picks the entry of a key in the search's
+ * tables of answers kept under their keys (cycle_possible's under the
+ * first blocking positions, consumes_race's under the program counters
+ * and slot values; search.c): all, none in tests, where every key then
+ * takes one entry, the last key's, and is told from it by the compare. */
+extern uint64_t ces_sim_kept_slot;
 /* Valid g without the writes and waits of the signals in `drop`, with the
  * default hardware queues (a queue per stream), validated, into *out. */
 int ces_sim_slice(struct ces_ctx *ctx, const struct ces_graph *g, uint64_t drop,

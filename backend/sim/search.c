@@ -1210,6 +1210,11 @@ static void choose(struct search *S, struct frame *f)
 /* How many answers cycle_possible keeps (a power of two) */
 #define PRUNE_KEPT 1024
 
+/* The bits of the hash that picks an entry of cycle_possible's and
+ * consumes_race's tables: all (internal.h; none in a test, so that every
+ * key takes one entry and the compare alone tells keys apart). */
+uint64_t ces_sim_kept_slot = UINT64_MAX;
+
 /* Whether an op of another process precedes position k of process q (before
  * q's stop) in their shared hardware queue: q's ops all lie in its queue, so
  * the op's index there exceeds k just then. */
@@ -1689,6 +1694,7 @@ static bool cycle_at(struct search *S, const uint32_t *fb, uint64_t left)
 
     for (uint32_t q = 0; q < P; q++)
         h = (h ^ fb[q]) * UINT64_C(0x9E3779B97F4A7C15);
+    h &= ces_sim_kept_slot;
     e = S->cyc + (size_t)((h >> 32) & (PRUNE_KEPT - 1)) * (P + 2);
     if (memcmp(fb, e, P * sizeof(uint32_t)) == 0)
         return left + e[P] > PRUNE_WORK || e[P + 1];
@@ -2451,6 +2457,7 @@ static bool consumes_race(struct search *S, const struct sim_state *st)
         h = (h ^ pc[i]) * UINT64_C(0x9E3779B97F4A7C15);
     for (size_t i = 0; i < nv; i++)
         h = (h ^ val[i]) * UINT64_C(0x9E3779B97F4A7C15);
+    h &= ces_sim_kept_slot;
     e = S->ran_kept + (size_t)((h >> 32) & (RAN_KEPT - 1)) * (P + nv + 1);
     if (e[P + nv] != SIM_NONE && memcmp(e, pc, P * sizeof(uint32_t)) == 0 &&
         memcmp(e + P, val, nv * sizeof(uint32_t)) == 0)
