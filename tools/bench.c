@@ -1422,7 +1422,7 @@ int ces_cmd_bench(int argc, char **argv)
     struct bench *B = NULL;
     struct ces_ctx *ctx = NULL;
     struct ces_cuda_settings settings;
-    int ex, predicted = 0; /* a dry run: some size of some variant */
+    int ex, rc, predicted = 0; /* predicted: a dry run's, some size of some variant */
 
     if (ces_tool_wants_help(argc, argv)) {
         fputs(bench_usage, stdout);
@@ -1447,10 +1447,22 @@ int ces_cmd_bench(int argc, char **argv)
         ex = ces_tool_fail("bench: --dry-run cannot --calibrate or --with-compute");
         goto out;
     }
-    /* read as the bench's communicators read it (backend/cuda/comm.c),
-     * which refuse a value that is no size: so does a dry run */
-    if (ces_cuda_env_setting(ctx, "CES_P2P_STAGE_MAX", "0..2^48", "bytes", 0, CES_MAX_BYTES,
-                             CES_P2P_STAGE_MAX_DEFAULT, &B->stage_max) != CES_OK) {
+    /* The settings, read as the bench's communicators read them
+     * (backend/cuda/args.c), in their order and words, once: a run judges
+     * every one, as cesync run does, before the --model and the GPUs (in a
+     * build without CUDA too, before it says so); a dry run, which opens no
+     * communicator, only CES_P2P_STAGE_MAX, by which the predictions stage.
+     * (CES_P2P_STAGE_MAX was read here and the others after the --model:
+     * with CES_TIMEOUT_MS=abc too the run named CES_P2P_STAGE_MAX.) */
+    if (B->dry) {
+        rc = ces_cuda_env_setting(ctx, "CES_P2P_STAGE_MAX", "0..2^48", "bytes", 0,
+                                  CES_MAX_BYTES, CES_P2P_STAGE_MAX_DEFAULT, &B->stage_max);
+    } else {
+        rc = ces_cuda_settings_read(ctx, &settings);
+        if (rc == CES_OK)
+            B->stage_max = settings.stage_max;
+    }
+    if (rc != CES_OK) {
         ex = ces_tool_fail("bench: %s", ces_ctx_last_error(ctx));
         goto out;
     }
@@ -1462,14 +1474,6 @@ int ces_cmd_bench(int argc, char **argv)
     ex = model_runs(ctx, B);
     if (ex != CES_EXIT_OK)
         goto out;
-    /* every setting the communicators read (CES_TIMEOUT_MS, CES_STRIDE,
-     * ...), as cesync run judges them: before the GPUs are asked, and in a
-     * build without CUDA before it says so (it said that of CES_STRIDE=1Q,
-     * which a build with CUDA refused) */
-    if (!B->dry && ces_cuda_settings_read(ctx, &settings) != CES_OK) {
-        ex = ces_tool_fail("bench: %s", ces_ctx_last_error(ctx));
-        goto out;
-    }
 #ifdef CES_HAVE_CUDA
     if (!B->dry) {
         /* run_gpu predicts once it has the GPUs */

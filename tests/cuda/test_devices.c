@@ -712,6 +712,19 @@ static void test_devices_bench_counts_once(void **state)
                         "--with-compute needs a GPU per rank: 4 ranks share 2 GPUs here (the "
                         "share kept would compare kernels of ranks sharing a GPU)");
     unsetenv("CES_SHARE_GPUS");
+    /* the settings are its caller's to judge first (cesync bench does):
+     * one it did not is refused by ces_comm_init_all, after the count, and
+     * no default is taken for it */
+    cfg.ranks = 2;
+    cfg.with_compute = 0;
+    setenv("CES_TIMEOUT_MS", "abc", 1);
+    runtime_counts = 0;
+    assert_int_equal(ces_bench_open(ctx, &cfg, &b), CES_ERR_INVALID);
+    assert_null(b);
+    assert_int_equal(runtime_counts, 1);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "CES_TIMEOUT_MS must be 1..4294967295 milliseconds (digits), not 'abc'");
+    unsetenv("CES_TIMEOUT_MS");
     count_error = cudaErrorInsufficientDriver;
     tool_says(ces_cmd_bench, 3, bench2, 2, "",
               "cesync: bench: no GPU can be used: no NVIDIA driver is installed "

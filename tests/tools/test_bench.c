@@ -1719,6 +1719,44 @@ static void test_settings_before_gpus(void **state)
     }
 }
 
+/* A run reads the settings once, in the communicators' order (that of
+ * ces_comm_init_all and cesync run: CES_TIMEOUT_MS before
+ * CES_P2P_STAGE_MAX), all before the --model file; a dry run only
+ * CES_P2P_STAGE_MAX, which its predictions read.  CES_P2P_STAGE_MAX was
+ * read apart, before the --model, and the others after it: with
+ * CES_TIMEOUT_MS=abc too the run named CES_P2P_STAGE_MAX, and
+ * CES_TIMEOUT_MS=abc with a --model file that is not there was said of the
+ * file, CES_P2P_STAGE_MAX=x of the setting.  In both builds. */
+static void test_settings_read_once(void **state)
+{
+    static const char timeout[] = "cesync: bench: CES_TIMEOUT_MS must be 1..4294967295 "
+                                  "milliseconds (digits), not 'abc'\n",
+                      stage[] = "cesync: bench: CES_P2P_STAGE_MAX must be 0..2^48 bytes "
+                                "(digits, then K, M or G if wanted), not 'x'\n";
+    static const struct {
+        const char *env, *args, *want;
+    } cases[] = {
+        {"CES_P2P_STAGE_MAX=x CES_TIMEOUT_MS=abc", "", timeout},
+        {"CES_P2P_STAGE_MAX=x CES_TIMEOUT_MS=abc", " --dry-run", stage},
+        {"CES_TIMEOUT_MS=abc", " --model no-such.model", timeout},
+        {"CES_P2P_STAGE_MAX=x", " --model no-such.model", stage},
+        {"CES_P2P_STAGE_MAX=x", " --model no-such.model --dry-run", stage},
+        {"CES_STRIDE=1Q CES_SHARE_GPUS=2", "", "cesync: bench: CES_SHARE_GPUS must be 0 or 1, "
+                                               "not '2'\n"},
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char args[128], *out = NULL;
+
+        snprintf(args, sizeof(args), "bench sendrecv --max-bytes 1K%s", cases[i].args);
+        if (ces_test_tool_env(NULL, cases[i].env, args, &out) != 2 ||
+            strcmp(out, cases[i].want) != 0)
+            fail_msg("%s cesync %s said\n%sfor\n%s", cases[i].env, args, out, cases[i].want);
+        free(out);
+    }
+}
+
 /* A run on GPUs that cannot start (here CES_SHARE_GPUS=2, refused when
  * the bench opens the GPUs; a build without CUDA refuses it sooner) says so
  * before it predicts: without a GPU it predicted the whole sweep first,
@@ -2065,6 +2103,7 @@ int main(void)
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_option_edges),
         cmocka_unit_test(test_settings_before_gpus),
+        cmocka_unit_test(test_settings_read_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
