@@ -47,17 +47,31 @@ static uint32_t parse_verdict(const char *path, const char *text)
     return v;
 }
 
-static uint32_t check(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t flags)
+/* A check of g (flags) under the fingerprint words' bits keep0 and keep1
+ * (ces_sim_fp_keep, put back before any assertion can leave). */
+static struct ces_check_report *check_kept(struct ces_ctx *ctx, const struct ces_graph *g,
+                                           uint32_t flags, uint64_t keep0, uint64_t keep1)
 {
     struct ces_check_opts o;
     struct ces_check_report *r = NULL;
-    uint32_t v;
+    int rc;
 
     ces_check_opts_init(&o);
     o.flags = flags;
-    o.max_seconds = 30;
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
-    v = ces_check_report_verdict(r);
+    o.max_seconds = 60;
+    ces_sim_fp_keep[0] = keep0;
+    ces_sim_fp_keep[1] = keep1;
+    rc = ces_check(ctx, g, &o, &r);
+    ces_sim_fp_keep[0] = ces_sim_fp_keep[1] = UINT64_MAX;
+    assert_int_equal(rc, CES_OK);
+    return r;
+}
+
+static uint32_t check(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t flags)
+{
+    struct ces_check_report *r = check_kept(ctx, g, flags, UINT64_MAX, UINT64_MAX);
+    uint32_t v = ces_check_report_verdict(r);
+
     ces_check_report_destroy(r);
     return v;
 }
@@ -159,56 +173,6 @@ static void test_bad_fixtures(void **state)
     check_dir("bad", 17);
 }
 
-/* A check of g (flags) under the fingerprint words' bits keep0 and keep1
- * (ces_sim_fp_keep, put back before any assertion can leave). */
-static struct ces_check_report *check_kept(struct ces_ctx *ctx, const struct ces_graph *g,
-                                           uint32_t flags, uint64_t keep0, uint64_t keep1)
-{
-    struct ces_check_opts o;
-    struct ces_check_report *r = NULL;
-    int rc;
-
-    ces_check_opts_init(&o);
-    o.flags = flags;
-    o.max_seconds = 60;
-    ces_sim_fp_keep[0] = keep0;
-    ces_sim_fp_keep[1] = keep1;
-    rc = ces_check(ctx, g, &o, &r);
-    ces_sim_fp_keep[0] = ces_sim_fp_keep[1] = UINT64_MAX;
-    assert_int_equal(rc, CES_OK);
-    return r;
-}
-
-/* r and w agree: verdict, bound, every count of the search, and each
- * counterexample (its class and replay string). */
-static void same_report(const char *path, const struct ces_check_report *r,
-                        const struct ces_check_report *w)
-{
-    struct ces_check_stats a = ces_check_report_stats(r), b = ces_check_report_stats(w);
-
-    if (ces_check_report_verdict(r) != ces_check_report_verdict(w) ||
-        a.states != b.states || a.transitions != b.transitions)
-        fail_msg("%s: verdict %u, %" PRIu64 " states, %" PRIu64 " transitions; with a word of "
-                 "the fingerprints cut: verdict %u, %" PRIu64 " states, %" PRIu64 " transitions",
-                 path, ces_check_report_verdict(r), a.states, a.transitions,
-                 ces_check_report_verdict(w), b.states, b.transitions);
-    assert_int_equal(a.complete, b.complete);
-    assert_int_equal(a.executions, b.executions);
-    assert_int_equal(a.aborted, b.aborted);
-    assert_int_equal(a.max_depth, b.max_depth);
-    assert_int_equal(a.race_free_states, b.race_free_states);
-    assert_int_equal(a.slice_states, b.slice_states);
-    assert_int_equal(a.sample_executions, b.sample_executions);
-    assert_int_equal(ces_check_report_ndefects(r), ces_check_report_ndefects(w));
-    for (size_t i = 0; i < ces_check_report_ndefects(r); i++) {
-        const struct ces_check_defect *d = ces_check_report_defect(r, i);
-        const struct ces_check_defect *e = ces_check_report_defect(w, i);
-
-        assert_int_equal(d->cls, e->cls);
-        assert_string_equal(d->replay, e->replay);
-    }
-}
-
 /* The visited set tells states apart by a 128-bit fingerprint, two 64-bit
  * words; the first picks the table's slot.  With only 2 bits of either
  * word kept, distinct states share that word (every search of more than
@@ -263,8 +227,8 @@ static void test_fingerprint_collisions(void **state)
                 w0 = check_kept(ctx, g, flags, part, UINT64_MAX);
                 w1 = check_kept(ctx, g, flags, UINT64_MAX, part);
                 w2 = check_kept(ctx, g, flags, 0, 0);
-                same_report(paths[i], r, w0);
-                same_report(paths[i], r, w1);
+                ces_test_same_report(paths[i], "a word of the fingerprints cut", r, w0);
+                ces_test_same_report(paths[i], "a word of the fingerprints cut", r, w1);
                 if (states > 4) {
                     collided++;
                     assert_true(ces_check_report_stats(w2).states < states);

@@ -84,6 +84,12 @@ uint32_t ces_test_verdict(struct ces_ctx *ctx, const struct ces_graph *g);
 /* The same with the check's flags (enum ces_check_flags). */
 uint32_t ces_test_verdict_flags(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t flags);
 
+/* r and w, two checks of one schedule, agree (`what` names it, `cut` what
+ * w's check changed): verdict, every count of the search, and each
+ * counterexample (its class and replay string). */
+void ces_test_same_report(const char *what, const char *cut, const struct ces_check_report *r,
+                          const struct ces_check_report *w);
+
 /* The parameters of collective coll in one call: protocol proto, `ranks`
  * ranks, `bytes` a rank, `iterations` calls of phase kind phase; the rest
  * ces_coll_params_init's. */

@@ -4,6 +4,7 @@
  */
 #include "ces_test.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 struct ces_graph *ces_test_text_graph(struct ces_ctx *ctx, const char *text)
@@ -54,6 +55,34 @@ uint32_t ces_test_verdict_flags(struct ces_ctx *ctx, const struct ces_graph *g, 
     v = ces_check_report_verdict(rep);
     ces_check_report_destroy(rep);
     return v;
+}
+
+void ces_test_same_report(const char *what, const char *cut, const struct ces_check_report *r,
+                          const struct ces_check_report *w)
+{
+    struct ces_check_stats a = ces_check_report_stats(r), b = ces_check_report_stats(w);
+
+    if (ces_check_report_verdict(r) != ces_check_report_verdict(w) ||
+        a.states != b.states || a.transitions != b.transitions)
+        fail_msg("%s: verdict %u, %" PRIu64 " states, %" PRIu64 " transitions; with %s: "
+                 "verdict %u, %" PRIu64 " states, %" PRIu64 " transitions",
+                 what, ces_check_report_verdict(r), a.states, a.transitions, cut,
+                 ces_check_report_verdict(w), b.states, b.transitions);
+    assert_int_equal(a.complete, b.complete);
+    assert_int_equal(a.executions, b.executions);
+    assert_int_equal(a.aborted, b.aborted);
+    assert_int_equal(a.max_depth, b.max_depth);
+    assert_int_equal(a.race_free_states, b.race_free_states);
+    assert_int_equal(a.slice_states, b.slice_states);
+    assert_int_equal(a.sample_executions, b.sample_executions);
+    assert_int_equal(ces_check_report_ndefects(r), ces_check_report_ndefects(w));
+    for (size_t i = 0; i < ces_check_report_ndefects(r); i++) {
+        const struct ces_check_defect *d = ces_check_report_defect(r, i);
+        const struct ces_check_defect *e = ces_check_report_defect(w, i);
+
+        assert_int_equal(d->cls, e->cls);
+        assert_string_equal(d->replay, e->replay);
+    }
 }
 
 struct ces_coll_params ces_test_coll_params(uint32_t coll, uint32_t proto, uint32_t ranks,
