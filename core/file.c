@@ -35,6 +35,10 @@ static pid_t pending_owner[PENDING_MAX];
 static char pending_name[PENDING_MAX][sizeof(((struct ces_out_file *)0)->name)];
 static atomic_int pending_child; /* a child writing one (0: none) */
 static pid_t pending_child_owner;
+/* ces_file_create_by's between mkstemp and the file's listing, and whether
+ * ces_file_unlink_last was called (no file is made past it) */
+static atomic_int pending_making;
+static atomic_int pending_ended;
 
 static void pending_add(const char *name)
 {
@@ -69,6 +73,9 @@ void ces_file_child(int pid)
 {
     pending_child_owner = getpid();
     atomic_store(&pending_child, pid);
+    /* (a child started as another thread ends the process: its own) */
+    if (pid > 0 && atomic_load(&pending_ended))
+        kill((pid_t)pid, SIGTERM);
 }
 
 void ces_file_unlink_pending(void)
@@ -81,6 +88,16 @@ void ces_file_unlink_pending(void)
     for (int i = 0; i < PENDING_MAX; i++)
         if (atomic_load(&pending_state[i]) == 2 && pending_owner[i] == self)
             unlink(pending_name[i]);
+}
+
+void ces_file_unlink_last(void)
+{
+    struct timespec tick = {0, 1000000};
+
+    atomic_store(&pending_ended, 1);
+    while (atomic_load(&pending_making) > 0)
+        nanosleep(&tick, NULL);
+    ces_file_unlink_pending();
 }
 
 const char *ces_tmp_dir(const char **env)
@@ -599,6 +616,15 @@ int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_fil
      * sigprocmask masks the calling thread alone) */
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &was);
+    /* nor may another thread end the process in between (the relay of a
+     * standard output whose pipe cannot be read: ces_file_unlink_last);
+     * once it does, none is made, and the process ends without us */
+    atomic_fetch_add(&pending_making, 1);
+    if (atomic_load(&pending_ended)) {
+        atomic_fetch_sub(&pending_making, 1);
+        for (;;)
+            pause();
+    }
     fd = mkstemp(of->name); /* (POSIX 2008 has no mkostemp) */
     created = fd >= 0;
     if (created)
@@ -608,6 +634,7 @@ int ces_file_create_by(struct ces_ctx *ctx, const char *path, struct ces_out_fil
         pending_add(of->name);
     else if (created)
         unlink(of->name);
+    atomic_fetch_sub(&pending_making, 1);
     sigprocmask(SIG_SETMASK, &was, NULL);
     if (fd < 0) {
         int err = mk_err;

@@ -228,6 +228,12 @@ bool ces_file_link_end(const char *path, char *buf, size_t size);
  * it.  ces_file_child(pid) names the child writing a pending file, 0 none. */
 void ces_file_unlink_pending(void);
 void ces_file_child(int pid);
+/* ces_file_unlink_pending for a thread that ends the process at once
+ * (_Exit) while another may be making a file: one between mkstemp and its
+ * listing is waited for and removed, none is made after (the thread that
+ * would make one waits for the end), and a child that ces_file_child names
+ * after it is ended too.  Not for a signal handler. */
+void ces_file_unlink_last(void);
 int ces_write_all(int fd, const char *buf, size_t len);
 /* A descriptor of the library's own files (an output's temporary file, the
  * input Graphviz reads): fd made close-on-exec and, where it took the

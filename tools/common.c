@@ -708,7 +708,8 @@ static int relay_room(int fd)
 
 /* Where r's pipe cannot be read (or polled) the command ends, exit
  * CES_EXIT_USAGE, as a signal ends it (its outputs' temporary files
- * removed, its Graphviz ended), having said why on standard error's own
+ * removed, its Graphviz ended: one that the main thread is making is
+ * waited for, none is made after), having said why on standard error's own
  * description (a relay's, waited for up to the bound) or, where none
  * stands in for it, on standard error: what it wrote into the pipe, and
  * may be waiting to write there (a full pipe), would never arrive, and
@@ -744,7 +745,7 @@ static void relay_fail(const struct stream_relay *r, int err)
         else if (w == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) || relay_room(fd) <= 0)
             break;
     }
-    ces_file_unlink_pending();
+    ces_file_unlink_last();
     _Exit(CES_EXIT_USAGE);
 }
 

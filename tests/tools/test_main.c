@@ -1488,6 +1488,57 @@ static void test_stdout_relay_read_fails(void **state)
 #endif
 }
 
+/* The relay's read failing (relay_fails_making.c preloaded) while
+ * `print barrier --ranks 2 -o x.txt` makes x.txt's temporary file, between
+ * mkstemp and the file's listing (1 s): the command ends, exit 2, saying
+ * so, and leaves no temporary file (x.txt whole where it came first).  The
+ * relay's thread removed the files listed then and ended the process, and
+ * x.txt.NNNNNN was left beside it. */
+static void test_stdout_relay_fails_making(void **state)
+{
+#if defined(CES_RELAY_FAILS_MAKING)
+    static const char want[] = "cesync: cannot write to standard output: the pipe that stood in "
+                               "for it could not be read: Input/output error\n";
+    char *dir = ces_test_tmpdir(), err[256], out[256], x[300], cmd[2048], ents[512];
+    char *said = NULL, *in_err, *whole, *got = NULL;
+    double secs;
+    int c[2], st;
+
+    (void)state;
+    snprintf(err, sizeof(err), "%s/err", dir);
+    snprintf(out, sizeof(out), "%s/o", dir);
+    snprintf(x, sizeof(x), "%s/x.txt", out);
+    assert_int_equal(mkdir(out, 0755), 0);
+    assert_int_equal(ces_test_tool(NULL, "print barrier --ranks 2", &whole), 0);
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, c), 0);
+    assert_int_equal(fcntl(c[1], F_SETFL, fcntl(c[1], F_GETFL) | O_NONBLOCK), 0);
+    snprintf(cmd, sizeof(cmd), "LD_PRELOAD='" CES_RELAY_FAILS_MAKING "' "
+             "ASAN_OPTIONS=\"verify_asan_link_order=0:$ASAN_OPTIONS\" exec '%s' print barrier "
+             "--ranks 2 -o '%s' </dev/null 2>'%s'", CES_TOOL, x, err);
+    st = on_fd(c[1], c[0], cmd, &secs, &said);
+    in_err = ces_test_read_file(err, NULL);
+    ces_test_dir_entries(out, ents, sizeof(ents));
+    if (strcmp(ents, "x.txt;") == 0)
+        got = ces_test_read_file(x, NULL);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || strcmp(in_err, want) != 0 ||
+        (strcmp(ents, "") != 0 && (got == NULL || strcmp(got, whole) != 0)))
+        fail_msg("'cesync print barrier --ranks 2 -o x.txt', the relay failing while x.txt's "
+                 "temporary file was made: status %d after %.1f s, left '%s', said:\n%s", st,
+                 secs, ents, in_err);
+    if (strcmp(ents, "") != 0)
+        assert_int_equal(unlink(x), 0);
+    assert_int_equal(rmdir(out), 0);
+    free(said);
+    free(in_err);
+    free(whole);
+    free(got);
+    ces_test_remove_in(dir, "err\0");
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 /* A reader gone (the socket pair's other end closed) from standard output
  * that a relay stands in for (the socket O_NONBLOCK) ends each command as
  * where the command writes it itself (the socket blocking): with SIGPIPE
@@ -2877,6 +2928,7 @@ int main(void)
         cmocka_unit_test(test_stdout_relay_not_needed),
         cmocka_unit_test(test_stdout_relay_outlived),
         cmocka_unit_test(test_stdout_relay_read_fails),
+        cmocka_unit_test(test_stdout_relay_fails_making),
         cmocka_unit_test(test_stdout_relay_reader_gone),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
