@@ -2620,14 +2620,43 @@ static void test_stdout_terminal_not_another(void **state)
 }
 
 #if defined(__linux__) && defined(CES_PROC_ABSENT)
+/* Whether process pid holds a pipe that this process holds under none of
+ * its first 64 numbers (a relay's: its pipe's reading end stays open once
+ * the description is back under 1 and 2, which is before a background
+ * job's write of what the pipe held stops it). */
+static bool holds_new_pipe(pid_t pid)
+{
+    for (int fd = 0; fd < 64; fd++) {
+        char path[64], to[64], mine[64];
+        bool own = false;
+        ssize_t n;
+
+        snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, fd);
+        n = readlink(path, to, sizeof(to));
+        if (n <= 5 || n >= (ssize_t)sizeof(to) || strncmp(to, "pipe:", 5) != 0)
+            continue;
+        for (int g = 0; g < 64 && !own; g++) {
+            snprintf(path, sizeof(path), "/proc/self/fd/%d", g);
+            own = readlink(path, mine, sizeof(mine)) == n && memcmp(mine, to, (size_t)n) == 0;
+        }
+        if (!own)
+            return true;
+    }
+    return false;
+}
+
 /* Runs `cesync ARGS` (shell words) in a session of its own whose
  * controlling terminal is the slave of the raw pseudo-terminal pair
  * (master, name), its standard output and error that terminal left
  * O_NONBLOCK, and open(2) of /proc/... failing (proc_absent.c), so that a
  * relay stands in for it.  Where `background`, the command is a job of
  * its own process group under `stty tostop`: it must stop with SIGTTOU
- * (else: exit 125), and is then made the foreground and continued.  Its
- * exit status, and what came to the master until it ended in *got
+ * (else: exit 125), and is then made the foreground and continued.  A
+ * relay must be seen to stand in (a pipe of the command's own while it
+ * runs or is stopped), else exit 124: where the preload takes no effect
+ * the terminal is opened again and written itself, and the tests that ask
+ * for a relay's behaviour (a stop, progress lines) passed without one.
+ * Its exit status, and what came to the master until it ended in *got
  * (malloc'd).  Killed after 30 s. */
 static int on_relayed_terminal(const char *args, int master, const char *name, bool background,
                                char **got)
@@ -2643,7 +2672,8 @@ static int on_relayed_terminal(const char *args, int master, const char *name, b
     assert_true(pid >= 0);
     if (pid == 0) {
         struct termios t;
-        pid_t job;
+        bool relayed = false;
+        pid_t job, waited;
         int fd;
 
         alarm(30);
@@ -2655,17 +2685,35 @@ static int on_relayed_terminal(const char *args, int master, const char *name, b
         if (tcsetattr(fd, TCSANOW, &t) != 0 ||
             fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0)
             _exit(126);
+        /* (not the test's pipes, under ctest: the job's are the relay's) */
+        if (dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+            _exit(126);
         job = fork();
         if (job == 0) {
-            if ((background && setpgid(0, 0) != 0) || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+            if (background && setpgid(0, 0) != 0)
                 _exit(126);
             execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
             _exit(127);
         }
         if (job < 0 || (background && setpgid(job, job) != 0 && errno != EACCES))
             _exit(126);
-        if (waitpid(job, &st, background ? WUNTRACED : 0) != job)
+        do {
+            struct timespec tick = {0, 5000000};
+
+            relayed = relayed || holds_new_pipe(job);
+            waited = waitpid(job, &st, WNOHANG | (background ? WUNTRACED : 0));
+            if (waited == 0)
+                nanosleep(&tick, NULL);
+            else if (waited == job && WIFSTOPPED(st))
+                relayed = relayed || holds_new_pipe(job); /* (stopped: again) */
+        } while (waited == 0);
+        if (waited != job)
             _exit(126);
+        if (!relayed) {
+            if (WIFSTOPPED(st))
+                kill(job, SIGKILL);
+            _exit(124);
+        }
         if (background) {
             if (!WIFSTOPPED(st) || WSTOPSIG(st) != SIGTTOU) {
                 if (!WIFSTOPPED(st))
@@ -2726,7 +2774,8 @@ static void test_stdout_relay_tostop(void **state)
     rc = on_relayed_terminal("promela barrier --ranks 2", m, name, true, &got);
     if (rc != 0 || strcmp(got, want) != 0)
         fail_msg("'cesync promela barrier --ranks 2' as a background job under tostop, its "
-                 "terminal relayed: exit %d (125: not stopped by SIGTTOU), %zu bytes, not %zu",
+                 "terminal relayed: exit %d (125: not stopped by SIGTTOU, 124: no relay stood "
+                 "in), %zu bytes, not %zu",
                  rc, strlen(got), strlen(want));
     free(want);
     free(got);
@@ -2756,7 +2805,8 @@ static void test_stdout_relay_terminal_progress(void **state)
                              "--max-seconds 2.5", m, name, false, &got);
     if (rc != 3 || strncmp(got, "check: ", 7) != 0 ||
         strstr(got, "\nverdict: INCOMPLETE\n") == NULL)
-        fail_msg("check on a relayed terminal: exit %d, said:\n%s", rc, got);
+        fail_msg("check on a relayed terminal: exit %d (124: no relay stood in), said:\n%s", rc,
+                 got);
     free(got);
     close(s);
     close(m);
