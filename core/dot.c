@@ -3281,7 +3281,9 @@ static bool chain_over(struct dot_order *o, const struct dot_ev *x, const uint32
  * the wait passes on, and between it and each of the other processes'
  * nearest writes that happen before it.  Where such a write overwrites the
  * nearest one before the wait, the process's next write is what lets it
- * pass: a flag set, reset by another process and set again. */
+ * pass: a flag set, reset by another process and set again.  Each is left
+ * out where a chain of waits rules it out (chain_over), but in a picture
+ * of a check `unchained` (ces_dot_checked). */
 static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
 {
     const struct ces_graph *g = st->g;
@@ -3291,6 +3293,7 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
     uint32_t ng, width = ces_graph_signal(g, op->slot.sig).width, nkept = 0;
     struct dot_ow slot = {op->slot.sig, op->slot.rank, op->slot.idx, 0, 0, 0, 0, 0, false};
     size_t *near = o->last + o->nproc; /* [nproc]: the writes found */
+    bool chained = st->chk == NULL || !st->chk->unchained;
     int rc = CES_OK;
 
     if (o->dead[e])
@@ -3320,7 +3323,7 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
         for (uint32_t k = 0; k < nkept && !later; k++)
             later = k != a && ac[o->w[near[k]].proc] > o->w[near[k]].pos &&
                     !fails_between(o, near[k], near[a]);
-        if (!later && !chain_over(o, x, c, op, width, ng, near[a]))
+        if (!later && !(chained && chain_over(o, x, c, op, width, ng, near[a])))
             rc = keep_pair(st, o, x, near[a]);
     }
     for (uint32_t a = 0, t = 0; a < nkept && rc == CES_OK; a++) {
@@ -3358,7 +3361,7 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
             for (uint32_t k = 0; k < nkept && !held; k++)
                 held = k != a && jc[o->w[near[k]].proc] > o->w[near[k]].pos &&
                        !fails_between(o, near[k], j);
-            if (!held && !chain_over(o, x, c, op, width, ng, j))
+            if (!held && !(chained && chain_over(o, x, c, op, width, ng, j)))
                 rc = keep_pair(st, o, x, j);
             p = j;
         }

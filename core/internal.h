@@ -287,6 +287,9 @@ struct ces_dot_checked {
     const uint32_t *queue_map; /* [ranks * linked], as ces_check_opts.queue_map; NULL:
                                 * the graph's connections */
     uint32_t linked;           /* the schedule's streams */
+    bool unchained;            /* no edge left out by a chain of waits (chain_over,
+                                * taken_apart), so that a test can tell the edges they
+                                * leave out: sim_test_dot_edges */
 };
 
 /* ces_dot_emit, and (size, where not NULL) the picture's size.  With

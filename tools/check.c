@@ -620,7 +620,8 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
                 char *line, size_t size)
 {
     const struct ces_graph *g = ces_check_report_graph(r);
-    struct ces_dot_checked chk = {ces_check_report_queue_map(r), ces_graph_streams(checked)};
+    struct ces_dot_checked chk = {ces_check_report_queue_map(r), ces_graph_streams(checked),
+                                  false};
     struct ces_dot_overlay ov, *pov = NULL;
     bool counterexample = ces_check_report_ndefects(r) > 0;
     bool ordered = dot_ordered(o);
