@@ -116,6 +116,10 @@ struct dot_pair {
 /* What the analysis knows: clock[e * nproc + q] is how many of process q's
  * events happen before event e (e's own included) in every
  * execution; done[q] how many of q's events are computed. */
+/* At most this many of a wait's process's latest waits into its slot
+ * before it are read by taken_apart. */
+#define DOT_APART_LOOK 8
+
 struct dot_order {
     uint32_t nproc;
     uint32_t *proc_of; /* [ranks * streams]: the process, UINT32_MAX where none */
@@ -185,6 +189,12 @@ struct dot_order {
     uint32_t y_first;  /* of y of a later replay (dot_ev.later), its first replay's place */
     size_t next_fail;  /* fail_runs' first write of the wait's own process after it that
                         * fails it, of its block's later replays (next_fail), or SIZE_MAX */
+    const struct dot_ev *apart; /* the wait taken_apart read last (NULL: none yet) */
+    bool apart_none;   /* what it reads of that wait: nothing (a later replay's), or
+                        * of its latest apart_m waits the writes each may take */
+    uint32_t apart_m, apart_take[DOT_APART_LOOK], apart_fail[DOT_APART_LOOK + 1];
+    uint32_t apart_next[DOT_APART_LOOK]; /* of each, the later ones apart from it
+                                          * (taken_before) */
     bool changed;      /* a clock went up */
     uint64_t work;     /* clock entries and writes looked at (DOT_ORDER_MAX_WORK) */
     double deadline;   /* ces_now's, the picture's (0: none): past it, read every
@@ -3096,10 +3106,6 @@ static bool landed_before(struct dot_order *o, size_t xlo, size_t xhi, size_t ku
     return false;
 }
 
-/* At most this many of a wait's process's latest waits into its slot
- * before it are read by taken_apart. */
-#define DOT_APART_LOOK 8
-
 /* Whether the writes that wait j of taken_apart's may take (take[j]) are
  * each overwritten before its wait l passes: each fails one of the waits
  * after j up to l (fail[j + 1..l]). */
@@ -3112,34 +3118,21 @@ static bool taken_before(const uint32_t *take, const uint32_t *fail, uint32_t j,
     return (take[j] & ~since) == 0;
 }
 
-/* Whether wait event x (`wt`, width `width`) never passes on write w[i]
- * (the slot's waits x[xlo..xhi), its writes w[wlo..whi), at most
- * DOT_CHAIN_WRITES, none of a later replay), as earlier waits of its
- * process take it: of the process's DOT_APART_LOOK latest waits into the
- * slot before x, none of a later replay, each that runs, after one that
- * fails the initial 0 or failing it itself, takes a write (the latest as
- * it passes), one that it may take (may_take).  Where each write that
- * such a wait j may take fails a wait after j up to a later such wait l,
- * j's lands before l's: a write that every write l may take comes before
- * is not j's, nor one that comes before every write j may take l's.
- * Where n of them, so apart each from the next, may take n writes in all,
- * w[i] one, each takes another of those n; where each of them that may
- * take w[i] has a wait l after it that fails w[i] and whose writes x
- * fails (l's write lands after w[i] and before x), or x fails w[i], x
- * never passes on it.  r0 waiting f == 1, f >= 2 in two eager iterations,
- * then f == 1 in a third block in which r0 s1 writes 1, r1 writes 1 and
- * r2 1, r2 writing 2 in each of the iterations and 2 from s1: the first
- * two `== 1` take r1's and r2's 1, so the third takes r0's (r1's and
- * r2's were drawn to it). */
-static bool taken_apart(struct dot_order *o, const struct dot_ev *x, const struct ces_op *wt,
-                        uint32_t width, size_t xlo, size_t xhi, size_t wlo, size_t whi, size_t i)
+/* What taken_apart reads of wait event x (`wt`, width `width`; the
+ * slot's waits x[xlo..xhi), its writes w[wlo..whi)), into o->apart_m,
+ * apart_take and apart_fail, whatever write it asks of: false where
+ * taken_apart reads nothing (a write or one of the waits of a later
+ * replay). */
+static bool apart_read(struct dot_order *o, const struct dot_ev *x, const struct ces_op *wt,
+                       uint32_t width, size_t xlo, size_t xhi, size_t wlo, size_t whi)
 {
     size_t kx = ow_at(o->x, xlo, xhi, x->proc, x->pos), k0 = ow_at(o->x, xlo, kx, x->proc, 0);
     size_t lo = kx - k0 > DOT_APART_LOOK ? kx - DOT_APART_LOOK : k0;
-    uint32_t m = (uint32_t)(kx - lo), take[DOT_APART_LOOK], fail[DOT_APART_LOOK + 1];
+    uint32_t m = (uint32_t)(kx - lo), *take = o->apart_take, *fail = o->apart_fail;
     uint32_t before[DOT_CHAIN_WRITES]; /* of each write, those that come before it */
-    bool written = false, changed = true, gone[DOT_APART_LOOK];
+    bool written = false, changed = true;
 
+    o->apart_m = m;
     for (size_t w = wlo; w < whi; w++) {
         if (o->w[w].later)
             return false;
@@ -3201,13 +3194,55 @@ static bool taken_apart(struct dot_order *o, const struct dot_ev *x, const struc
             }
         }
     }
-    for (uint32_t j = 0; j < m; j++) { /* x never passes on w[i] where j takes it */
-        gone[j] = (take[j] >> (i - wlo) & 1) == 0 || (fail[m] >> (i - wlo) & 1) != 0;
-        for (uint32_t l = j + 1; l < m && !gone[j]; l++)
-            gone[j] = take[l] != UINT32_MAX && take[l] != 0 && (fail[l] >> (i - wlo) & 1) &&
-                      (take[l] & ~fail[m]) == 0; /* l's write lands after it, failing x */
+    for (uint32_t j = 0; j < m; j++) {
+        o->apart_next[j] = 0;
+        for (uint32_t l = j + 1; l < m; l++)
+            o->apart_next[j] |= taken_before(take, fail, j, l) ? UINT32_C(1) << l : 0;
     }
-    for (uint32_t set = 1; set < UINT32_C(1) << m; set++) {
+    return true;
+}
+
+/* Whether wait event x (`wt`, width `width`) never passes on write w[i]
+ * (the slot's waits x[xlo..xhi), its writes w[wlo..whi), at most
+ * DOT_CHAIN_WRITES, none of a later replay), as earlier waits of its
+ * process take it: of the process's DOT_APART_LOOK latest waits into the
+ * slot before x, none of a later replay, each that runs, after one that
+ * fails the initial 0 or failing it itself, takes a write (the latest as
+ * it passes), one that it may take (may_take).  Where each write that
+ * such a wait j may take fails a wait after j up to a later such wait l,
+ * j's lands before l's: a write that every write l may take comes before
+ * is not j's, nor one that comes before every write j may take l's.
+ * Where n of them, so apart each from the next, may take n writes in all,
+ * w[i] one, each takes another of those n; where each of them that may
+ * take w[i] has a wait l after it that fails w[i] and whose writes x
+ * fails (l's write lands after w[i] and before x), or x fails w[i], x
+ * never passes on it.  r0 waiting f == 1, f >= 2 in two eager iterations,
+ * then f == 1 in a third block in which r0 s1 writes 1, r1 writes 1 and
+ * r2 1, r2 writing 2 in each of the iterations and 2 from s1: the first
+ * two `== 1` take r1's and r2's 1, so the third takes r0's (r1's and
+ * r2's were drawn to it). */
+static bool taken_apart(struct dot_order *o, const struct dot_ev *x, const struct ces_op *wt,
+                        uint32_t width, size_t xlo, size_t xhi, size_t wlo, size_t whi, size_t i)
+{
+    const uint32_t *take = o->apart_take, *fail = o->apart_fail;
+    uint32_t m, may = 0; /* the waits a set may hold: each runs, and w[i] is gone */
+
+    if (o->apart != x) { /* the same for each write it asks of */
+        o->apart = x;
+        o->apart_none = !apart_read(o, x, wt, width, xlo, xhi, wlo, whi);
+    }
+    if (o->apart_none)
+        return false;
+    m = o->apart_m;
+    for (uint32_t j = 0; j < m; j++) { /* x never passes on w[i] where j takes it */
+        bool gone = (take[j] >> (i - wlo) & 1) == 0 || (fail[m] >> (i - wlo) & 1) != 0;
+
+        for (uint32_t l = j + 1; l < m && !gone; l++)
+            gone = take[l] != UINT32_MAX && take[l] != 0 && (fail[l] >> (i - wlo) & 1) &&
+                   (take[l] & ~fail[m]) == 0; /* l's write lands after it, failing x */
+        may |= take[j] != UINT32_MAX && gone ? UINT32_C(1) << j : 0;
+    }
+    for (uint32_t set = may; set != 0; set = (set - 1) & may) {
         uint32_t all = 0, n = 0, prev = UINT32_MAX, bits = 0;
         bool apart = true;
 
@@ -3215,8 +3250,7 @@ static bool taken_apart(struct dot_order *o, const struct dot_ev *x, const struc
         for (uint32_t j = 0; j < m && apart; j++) {
             if (!(set >> j & 1))
                 continue;
-            apart = take[j] != UINT32_MAX && gone[j] &&
-                    (prev == UINT32_MAX || taken_before(take, fail, prev, j));
+            apart = prev == UINT32_MAX || (o->apart_next[prev] >> j & 1) != 0;
             all |= take[j];
             n++;
             prev = j;
@@ -3298,6 +3332,7 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
 
     if (o->dead[e])
         return CES_OK; /* it never passes */
+    o->apart = NULL; /* taken_apart reads x afresh */
     slot_writes(o, &slot, c, &ng);
     slot_overwritten(o, g, &slot, width, x, c, ng);
     o->work += (uint64_t)ng * ng;
