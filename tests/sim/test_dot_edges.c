@@ -1064,6 +1064,47 @@ static void test_later_replays_chain_edge(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Pins the edges to waits of the schedule that `tail` ends (edge_tail) in
+ * each configuration: edges[k], wrong[k] of them, none missing; and in
+ * the picture of its counted text (edge_counted) the edges `drawn` and
+ * not those `left` (each list NULL-ended; "a -> b" names a dashed edge). */
+static void pin_tail(const char *tail, const uint64_t edges[4], const uint64_t wrong[4],
+                     const char *const *drawn, const char *const *left)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct edge_text *text = malloc(sizeof(*text));
+    struct edge_sum sum[4];
+    struct ces_graph *g;
+    char *dot = NULL, name[64];
+    size_t len = 0;
+
+    assert_non_null(text);
+    edge_tail(ctx, tail, sum);
+    for (uint32_t k = 0; k < 4; k++) {
+        assert_int_equal(sum[k].edges, edges[k]);
+        assert_int_equal(sum[k].wrong, wrong[k]);
+        assert_int_equal(sum[k].missing, 0);
+    }
+    edge_counted(text, EDGE_COUNTER, tail);
+    g = ces_test_text_graph(ctx, text->buf);
+    assert_int_equal(ces_dot_emit_sized(ctx, g, NULL, NULL, &dot, &len, NULL, 0), CES_OK);
+    for (const char *const *e = drawn; *e != NULL; e++) {
+        snprintf(name, sizeof(name), "%s [style=dashed", *e);
+        if (strstr(dot, name) == NULL)
+            fail_msg("%s not drawn", *e);
+    }
+    for (const char *const *e = left; *e != NULL; e++) {
+        snprintf(name, sizeof(name), "%s [style=dashed", *e);
+        if (strstr(dot, name) != NULL)
+            fail_msg("%s drawn", *e);
+    }
+    ces_free(ctx, dot);
+    ces_graph_destroy(g);
+    free(text);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Waits of one process that take apart every write they may take
  * (taken_apart).  r0 waits f == 1 then f >= 2 in two eager iterations,
  * r2 writing 2 in each; then r0 s1 writes 1 and r0 waits f == 1, r1 writes
@@ -1080,32 +1121,12 @@ static void test_apart_waits_edge(void **state)
         "phase eager x2\nr0 : wait f[0] == 1\nr0 : wait f[0] >= 2\nr2 : write f[0]@0 = 2\n"
         "phase eager x1\nr0 s1 : write f[0]@0 = 1\nr0 : wait f[0] == 1\n"
         "r1 : write f[0]@0 = 1\nr2 : write f[0]@0 = 1\nr2 s1 : write f[0]@0 = 2\n";
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct edge_text *text = malloc(sizeof(*text));
-    struct edge_sum sum[4];
-    struct ces_graph *g;
-    char *dot = NULL;
-    size_t len = 0;
+    static const uint64_t edges[4] = {2, 2, 2, 2}, wrong[4] = {0, 0, 0, 0};
+    static const char *const drawn[] = {"n3_0_0 -> n3_0_1", NULL};
+    static const char *const left[] = {"n3_1_0 -> n3_0_1", "n3_2_0 -> n3_0_1", NULL};
 
     (void)state;
-    assert_non_null(text);
-    edge_tail(ctx, tail, sum);
-    for (uint32_t k = 0; k < 4; k++) {
-        assert_int_equal(sum[k].edges, 2);
-        assert_int_equal(sum[k].wrong, 0);
-        assert_int_equal(sum[k].missing, 0);
-    }
-    edge_counted(text, EDGE_COUNTER, tail);
-    g = ces_test_text_graph(ctx, text->buf);
-    assert_int_equal(ces_dot_emit_sized(ctx, g, NULL, NULL, &dot, &len, NULL, 0), CES_OK);
-    assert_non_null(strstr(dot, "n3_0_0 -> n3_0_1 [style=dashed"));
-    assert_null(strstr(dot, "n3_1_0 -> n3_0_1 [style=dashed"));
-    assert_null(strstr(dot, "n3_2_0 -> n3_0_1 [style=dashed"));
-    ces_free(ctx, dot);
-    ces_graph_destroy(g);
-    free(text);
-    ces_test_ctx_end(ctx, &st);
+    pin_tail(tail, edges, wrong, drawn, left);
 }
 
 /* Waits apart by the order their writes land in (taken_apart): r0 waits
@@ -1125,31 +1146,11 @@ static void test_apart_order_edge(void **state)
         "phase eager x2\nr0 : wait f[0] >= 3\nr0 : wait f[0] == 1\nr0 : wait f[0] == $i\n"
         "r1 : write f[0]@0 = 3\nr2 : write f[0]@0 = 1\nr2 : write f[0]@0 = $i\n";
     static const uint64_t edges[4] = {7, 7, 7, 8}, wrong[4] = {0, 0, 0, 1};
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct edge_text *text = malloc(sizeof(*text));
-    struct edge_sum sum[4];
-    struct ces_graph *g;
-    char *dot = NULL;
-    size_t len = 0;
+    static const char *const drawn[] = {"n2_2_1 -> n2_0_2", NULL};
+    static const char *const left[] = {"n2_1_0 -> n2_0_2", NULL};
 
     (void)state;
-    assert_non_null(text);
-    edge_tail(ctx, tail, sum);
-    for (uint32_t k = 0; k < 4; k++) {
-        assert_int_equal(sum[k].edges, edges[k]);
-        assert_int_equal(sum[k].wrong, wrong[k]);
-        assert_int_equal(sum[k].missing, 0);
-    }
-    edge_counted(text, EDGE_COUNTER, tail);
-    g = ces_test_text_graph(ctx, text->buf);
-    assert_int_equal(ces_dot_emit_sized(ctx, g, NULL, NULL, &dot, &len, NULL, 0), CES_OK);
-    assert_non_null(strstr(dot, "n2_2_1 -> n2_0_2 [style=dashed"));
-    assert_null(strstr(dot, "n2_1_0 -> n2_0_2 [style=dashed"));
-    ces_free(ctx, dot);
-    ces_graph_destroy(g);
-    free(text);
-    ces_test_ctx_end(ctx, &st);
+    pin_tail(tail, edges, wrong, drawn, left);
 }
 
 /* A write that taken_apart's waits take and a later one overwrites, but
@@ -1172,32 +1173,12 @@ static void test_apart_overwrite_edge(void **state)
         "phase eager x1\nr0 : wait f[0] == 1\nr0 : wait f[0] == 2\nr0 : wait f[0] == 1\n"
         "r0 : wait f[0] == 2\nr0 : wait f[0] >= 1\nr1 : write f[0]@0 = 1\n"
         "r1 : write f[0]@0 = 2\nr2 : write f[0]@0 = 1\nr2 : write f[0]@0 = 2\n";
-    static const uint64_t edges[4] = {10, 10, 10, 11};
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct edge_text *text = malloc(sizeof(*text));
-    struct edge_sum sum[4];
-    struct ces_graph *g;
-    char *dot = NULL;
-    size_t len = 0;
+    static const uint64_t edges[4] = {10, 10, 10, 11}, wrong[4] = {0, 0, 0, 0};
+    static const char *const drawn[] = {"n1_1_0 -> n1_0_4", "n1_2_0 -> n1_0_4", NULL};
+    static const char *const left[] = {NULL};
 
     (void)state;
-    assert_non_null(text);
-    edge_tail(ctx, tail, sum);
-    for (uint32_t k = 0; k < 4; k++) {
-        assert_int_equal(sum[k].edges, edges[k]);
-        assert_int_equal(sum[k].wrong, 0);
-        assert_int_equal(sum[k].missing, 0);
-    }
-    edge_counted(text, EDGE_COUNTER, tail);
-    g = ces_test_text_graph(ctx, text->buf);
-    assert_int_equal(ces_dot_emit_sized(ctx, g, NULL, NULL, &dot, &len, NULL, 0), CES_OK);
-    assert_non_null(strstr(dot, "n1_1_0 -> n1_0_4 [style=dashed"));
-    assert_non_null(strstr(dot, "n1_2_0 -> n1_0_4 [style=dashed"));
-    ces_free(ctx, dot);
-    ces_graph_destroy(g);
-    free(text);
-    ces_test_ctx_end(ctx, &st);
+    pin_tail(tail, edges, wrong, drawn, left);
 }
 
 /* Where written_before takes a wait that the initial 0 passes to pass on a

@@ -2501,6 +2501,40 @@ static bool raw_pty(int *master, int *slave)
     return true;
 }
 
+/* Reads what comes to `from` until the child pid has exited (and once
+ * more after): its wait status, and what came in *got (malloc'd). */
+static int read_until_exit(int from, pid_t pid, char **got)
+{
+    char chunk[4096], *buf = NULL;
+    size_t len = 0;
+    int st = 0;
+    pid_t done = 0;
+
+    for (;;) {
+        struct pollfd p = {from, POLLIN, 0};
+        int r = poll(&p, 1, 200);
+        ssize_t n = 0;
+
+        if (r > 0)
+            n = read(from, chunk, sizeof(chunk));
+        if (n > 0) {
+            buf = realloc(buf, len + (size_t)n + 1);
+            assert_non_null(buf);
+            memcpy(buf + len, chunk, (size_t)n);
+            len += (size_t)n;
+            continue;
+        }
+        if (done != 0)
+            break;
+        done = waitpid(pid, &st, WNOHANG); /* (then one more look) */
+        assert_true(done >= 0);
+    }
+    *got = buf != NULL ? buf : malloc(1);
+    assert_non_null(*got);
+    (*got)[len] = '\0';
+    return st;
+}
+
 /* Runs `cesync ARGS` (shell words) with its standard output `out`, made
  * O_NONBLOCK where `nonblock`, or, where `tty` names a terminal, the
  * controlling terminal of another session (`tty` opened in it, then
@@ -2510,9 +2544,8 @@ static bool raw_pty(int *master, int *slave)
 static int on_terminal(const char *args, int out, bool nonblock, const char *tty,
                        const char *other, int from, char **got)
 {
-    char cmd[4096], chunk[4096], *buf = NULL;
-    size_t len = 0;
-    int st = 0, done = 0;
+    char cmd[4096];
+    int st;
     pid_t pid;
 
     snprintf(cmd, sizeof(cmd), "exec timeout -s KILL 30 '%s' %s </dev/null 2>/dev/null",
@@ -2540,29 +2573,8 @@ static int on_terminal(const char *args, int out, bool nonblock, const char *tty
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
     }
-    for (;;) {
-        struct pollfd p = {from, POLLIN, 0};
-        int r = poll(&p, 1, 200);
-        ssize_t n = 0;
-
-        if (r > 0)
-            n = read(from, chunk, sizeof(chunk));
-        if (n > 0) {
-            buf = realloc(buf, len + (size_t)n + 1);
-            assert_non_null(buf);
-            memcpy(buf + len, chunk, (size_t)n);
-            len += (size_t)n;
-            continue;
-        }
-        if (done != 0)
-            break;
-        done = waitpid(pid, &st, WNOHANG); /* (then one more look) */
-        assert_true(done >= 0);
-    }
+    st = read_until_exit(from, pid, got);
     assert_true(WIFEXITED(st));
-    *got = buf != NULL ? buf : malloc(1);
-    assert_non_null(*got);
-    (*got)[len] = '\0';
     return WEXITSTATUS(st);
 }
 #endif
@@ -2661,9 +2673,8 @@ static bool holds_new_pipe(pid_t pid)
 static int on_relayed_terminal(const char *args, int master, const char *name, bool background,
                                char **got)
 {
-    char cmd[4096], chunk[4096], *buf = NULL;
-    size_t len = 0;
-    int st = 0, done = 0;
+    char cmd[4096];
+    int st;
     pid_t pid;
 
     snprintf(cmd, sizeof(cmd), "LD_PRELOAD='" CES_PROC_ABSENT "' ASAN_OPTIONS=\"verify_asan_"
@@ -2728,28 +2739,7 @@ static int on_relayed_terminal(const char *args, int master, const char *name, b
         }
         _exit(WIFEXITED(st) ? WEXITSTATUS(st) : 126);
     }
-    for (;;) {
-        struct pollfd p = {master, POLLIN, 0};
-        int r = poll(&p, 1, 200);
-        ssize_t n = 0;
-
-        if (r > 0)
-            n = read(master, chunk, sizeof(chunk));
-        if (n > 0) {
-            buf = realloc(buf, len + (size_t)n + 1);
-            assert_non_null(buf);
-            memcpy(buf + len, chunk, (size_t)n);
-            len += (size_t)n;
-            continue;
-        }
-        if (done != 0)
-            break;
-        done = waitpid(pid, &st, WNOHANG); /* (then one more look) */
-        assert_true(done >= 0);
-    }
-    *got = buf != NULL ? buf : malloc(1);
-    assert_non_null(*got);
-    (*got)[len] = '\0';
+    st = read_until_exit(master, pid, got);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 #endif
