@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "args.h"  /* ces_cuda_settings_read */
+#include "args.h"  /* ces_cuda_settings_read, ces_cuda_stage_max_read */
 #include "lower.h" /* ces_cuda_coll_select: what ces_alltoall & co. run */
 
 #ifdef CES_HAVE_CUDA
@@ -1455,8 +1455,7 @@ int ces_cmd_bench(int argc, char **argv)
      * (CES_P2P_STAGE_MAX was read here and the others after the --model:
      * with CES_TIMEOUT_MS=abc too the run named CES_P2P_STAGE_MAX.) */
     if (B->dry) {
-        rc = ces_cuda_env_setting(ctx, "CES_P2P_STAGE_MAX", "0..2^48", "bytes", 0,
-                                  CES_MAX_BYTES, CES_P2P_STAGE_MAX_DEFAULT, &B->stage_max);
+        rc = ces_cuda_stage_max_read(ctx, &B->stage_max);
     } else {
         rc = ces_cuda_settings_read(ctx, &settings);
         if (rc == CES_OK)

@@ -102,6 +102,12 @@ int ces_boot_addr(struct ces_ctx *ctx, const char *path, struct sockaddr_un *add
     return CES_OK;
 }
 
+int ces_cuda_stage_max_read(struct ces_ctx *ctx, uint64_t *out)
+{
+    return ces_cuda_env_setting(ctx, "CES_P2P_STAGE_MAX", "0..2^48", "bytes", 0, CES_MAX_BYTES,
+                                CES_P2P_STAGE_MAX_DEFAULT, out);
+}
+
 /* CES_STRIDE is read for its form only (the setup takes it again with the
  * device's memory and granularity): before the driver, as the others, or
  * without a GPU a malformed one was "no GPU". */
@@ -113,8 +119,7 @@ int ces_cuda_settings_read(struct ces_ctx *ctx, struct ces_cuda_settings *s)
     rc = ces_cuda_env_setting(ctx, "CES_TIMEOUT_MS", "1..4294967295", "milliseconds", 1,
                               CES_TIMEOUT_MS_MAX, CES_TIMEOUT_MS_DEFAULT, &s->timeout_ms);
     if (rc == CES_OK)
-        rc = ces_cuda_env_setting(ctx, "CES_P2P_STAGE_MAX", "0..2^48", "bytes", 0,
-                                  CES_MAX_BYTES, CES_P2P_STAGE_MAX_DEFAULT, &s->stage_max);
+        rc = ces_cuda_stage_max_read(ctx, &s->stage_max);
     if (rc == CES_OK)
         rc = ces_cuda_env_setting(ctx, "CES_P2P_SIDE_MIN", "0..2^48", "bytes", 0,
                                   CES_MAX_BYTES, CES_P2P_SIDE_MIN_DEFAULT, &s->side_min);

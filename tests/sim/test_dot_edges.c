@@ -916,17 +916,21 @@ static void test_taken_write_edge(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* Judges the pictures of edge_counted's schedule of `tail` into sum[0..4)
- * (named as test_order_edges names them) as edge_seed does. */
-static void edge_tail(struct ces_ctx *ctx, const char *tail, struct edge_sum *sum)
+/* Judges the pictures of edge_counted's schedule of `tail` (named as
+ * test_order_edges names them) as edge_seed does, and pins their edges to
+ * waits: edges[k] in configuration k, wrong[k] of them wrong (NULL: none),
+ * none missing. */
+static void edge_tail(struct ces_ctx *ctx, const char *tail, const uint64_t edges[4],
+                      const uint64_t wrong[4])
 {
     static const char *const names[4] = {"dot", "check", "check --queues 0,0",
                                          "check --fault delay"};
     struct edge_text *text = malloc(sizeof(*text));
+    struct edge_sum sum[4];
     struct ces_graph *big, *small;
 
     assert_non_null(text);
-    memset(sum, 0, 4 * sizeof(*sum));
+    memset(sum, 0, sizeof(sum));
     for (uint32_t i = 0; i < 4; i++)
         sum[i].name = names[i];
     edge_counted(text, EDGE_COUNTER, tail);
@@ -936,6 +940,11 @@ static void edge_tail(struct ces_ctx *ctx, const char *tail, struct edge_sum *su
     edge_seed(ctx, big, small, 4, 0, sum);
     for (uint32_t i = 0; i < 4; i++)
         edge_print(&sum[i]);
+    for (uint32_t k = 0; k < 4; k++) {
+        assert_int_equal(sum[k].edges, edges[k]);
+        assert_int_equal(sum[k].wrong, wrong != NULL ? wrong[k] : 0);
+        assert_int_equal(sum[k].missing, 0);
+    }
     ces_graph_destroy(big);
     ces_graph_destroy(small);
     free(text);
@@ -963,16 +972,8 @@ static void test_written_before_edge(void **state)
     struct ces_ctx *ctx = ces_test_ctx(&st);
 
     (void)state;
-    for (uint32_t i = 0; i < 2; i++) {
-        struct edge_sum sum[4];
-
-        edge_tail(ctx, tails[i], sum);
-        for (uint32_t k = 0; k < 4; k++) {
-            assert_int_equal(sum[k].edges, edges[i][k]);
-            assert_int_equal(sum[k].wrong, 0);
-            assert_int_equal(sum[k].missing, 0);
-        }
-    }
+    for (uint32_t i = 0; i < 2; i++)
+        edge_tail(ctx, tails[i], edges[i], NULL);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -990,17 +991,11 @@ static void test_three_waits_edge(void **state)
     static const uint64_t edges[4] = {5, 5, 5, 6};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct edge_sum sum[4];
 
     (void)state;
     edge_tail(ctx, "phase eager x1\nr0 : wait f[0] >= 3\nr0 : wait f[0] == 2\n"
                    "r0 : wait f[0] == 3\nr1 : write f[0]@0 = 3\nr1 : write f[0]@0 = 2\n"
-                   "r2 : write f[0]@0 = 2\nr2 : write f[0]@0 = 3\n", sum);
-    for (uint32_t k = 0; k < 4; k++) {
-        assert_int_equal(sum[k].edges, edges[k]);
-        assert_int_equal(sum[k].wrong, 0);
-        assert_int_equal(sum[k].missing, 0);
-    }
+                   "r2 : write f[0]@0 = 2\nr2 : write f[0]@0 = 3\n", edges, NULL);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -1019,18 +1014,12 @@ static void test_four_waits_edge(void **state)
     static const uint64_t edges[4] = {8, 8, 8, 9};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct edge_sum sum[4];
 
     (void)state;
     edge_tail(ctx, "phase eager x1\nr0 : wait f[0] == 1\nr0 : wait f[0] >= 3\n"
                    "r0 : wait f[0] == 1\nr0 : wait f[0] == 3\nr1 : write f[0]@0 = 3\n"
                    "r1 : write f[0]@0 = 1\nr1 s1 : write f[0]@0 = 3\n"
-                   "r2 : write f[0]@0 = 3\nr2 : write f[0]@0 = 1\n", sum);
-    for (uint32_t k = 0; k < 4; k++) {
-        assert_int_equal(sum[k].edges, edges[k]);
-        assert_int_equal(sum[k].wrong, 0);
-        assert_int_equal(sum[k].missing, 0);
-    }
+                   "r2 : write f[0]@0 = 3\nr2 : write f[0]@0 = 1\n", edges, NULL);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -1047,20 +1036,15 @@ static void test_four_waits_edge(void **state)
  * --queues 0,0).  Now 2 edges to waits in each, none wrong or missing. */
 static void test_later_replays_chain_edge(void **state)
 {
+    static const uint64_t edges[4] = {2, 2, 2, 2};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct edge_sum sum[4];
 
     (void)state;
     edge_tail(ctx, "phase graph x3\nr1 : write f[0]@0 = 1\nr1 : write f[0]@0 = 5\n"
                    "phase eager x1\nr0 : wait f[0] == 5\nr0 : wait f[0] == 1\n"
                    "r0 : wait f[0] == 2\nr0 : wait f[0] == 1\nr0 : wait f[0] == 3\n"
-                   "r2 : write f[0]@0 = 2\nr2 : write f[0]@0 = 3\n", sum);
-    for (uint32_t k = 0; k < 4; k++) {
-        assert_int_equal(sum[k].edges, 2);
-        assert_int_equal(sum[k].wrong, 0);
-        assert_int_equal(sum[k].missing, 0);
-    }
+                   "r2 : write f[0]@0 = 2\nr2 : write f[0]@0 = 3\n", edges, NULL);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -1074,18 +1058,12 @@ static void pin_tail(const char *tail, const uint64_t edges[4], const uint64_t w
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct edge_text *text = malloc(sizeof(*text));
-    struct edge_sum sum[4];
     struct ces_graph *g;
     char *dot = NULL, name[64];
     size_t len = 0;
 
     assert_non_null(text);
-    edge_tail(ctx, tail, sum);
-    for (uint32_t k = 0; k < 4; k++) {
-        assert_int_equal(sum[k].edges, edges[k]);
-        assert_int_equal(sum[k].wrong, wrong[k]);
-        assert_int_equal(sum[k].missing, 0);
-    }
+    edge_tail(ctx, tail, edges, wrong);
     edge_counted(text, EDGE_COUNTER, tail);
     g = ces_test_text_graph(ctx, text->buf);
     assert_int_equal(ces_dot_emit_sized(ctx, g, NULL, NULL, &dot, &len, NULL, 0), CES_OK);
@@ -1220,16 +1198,8 @@ static void test_written_before_shapes(void **state)
     struct ces_ctx *ctx = ces_test_ctx(&st);
 
     (void)state;
-    for (uint32_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
-        struct edge_sum sum[4];
-
-        edge_tail(ctx, tails[i], sum);
-        for (uint32_t k = 0; k < 4; k++) {
-            assert_int_equal(sum[k].edges, edges[i][k]);
-            assert_int_equal(sum[k].wrong, wrong[i][k]);
-            assert_int_equal(sum[k].missing, 0);
-        }
-    }
+    for (uint32_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++)
+        edge_tail(ctx, tails[i], edges[i], wrong[i]);
     ces_test_ctx_end(ctx, &st);
 }
 
