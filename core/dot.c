@@ -113,13 +113,21 @@ struct dot_pair {
     struct dot_ref wait, write;
 };
 
+/* At most this many waits into a wait's slot before it are read by
+ * taken_apart: its process's latest, then other processes' (apart_chain). */
+#define DOT_APART_LOOK 8
+
+/* At most this many writes into a slot for chain_over to read, all of
+ * them for each wait it reads. */
+#define DOT_CHAIN_WRITES 16
+
+/* At most this many writes tried by taken_apart's apart_fits for a write
+ * of a wait: past them it takes the write as one the wait may pass on. */
+#define DOT_APART_TRIES 1024
+
 /* What the analysis knows: clock[e * nproc + q] is how many of process q's
  * events happen before event e (e's own included) in every
  * execution; done[q] how many of q's events are computed. */
-/* At most this many of a wait's process's latest waits into its slot
- * before it are read by taken_apart. */
-#define DOT_APART_LOOK 8
-
 struct dot_order {
     uint32_t nproc;
     uint32_t *proc_of; /* [ranks * streams]: the process, UINT32_MAX where none */
@@ -195,6 +203,9 @@ struct dot_order {
     uint32_t apart_m, apart_take[DOT_APART_LOOK], apart_fail[DOT_APART_LOOK + 1];
     uint32_t apart_next[DOT_APART_LOOK]; /* of each, the later ones apart from it
                                           * (taken_before) */
+    uint32_t apart_before[DOT_CHAIN_WRITES]; /* of each write, those that come before it */
+    uint32_t apart_seq[DOT_APART_LOOK], apart_nseq; /* a run of them, each apart from the
+                                                     * next, the last's writes failing x */
     bool changed;      /* a clock went up */
     uint64_t work;     /* clock entries and writes looked at (DOT_ORDER_MAX_WORK) */
     double deadline;   /* ces_now's, the picture's (0: none): past it, read every
@@ -3024,10 +3035,6 @@ static size_t seen_last(const struct dot_order *o, uint32_t t, uint32_t ng, size
     return o->wv[wv_at(o, o->group[0], o->group[ng], wt->value, end) - 1].i;
 }
 
-/* At most this many writes into a slot for chain_over to read, all of
- * them for each wait it reads. */
-#define DOT_CHAIN_WRITES 16
-
 /* Of each process, at most this many of its latest waits into the slot
  * before a wait are read by chain_over and landed_before. */
 #define DOT_CHAIN_LOOK 4
@@ -3118,6 +3125,54 @@ static bool taken_before(const uint32_t *take, const uint32_t *fail, uint32_t j,
     return (take[j] & ~since) == 0;
 }
 
+/* The waits taken_apart reads before wait event x (the slot's waits
+ * x[xlo..xhi)), each before the next in every execution, into
+ * chain[0..n), n returned: x's process's latest DOT_APART_LOOK before it,
+ * and, while fewer, ahead of them the latest wait of another process that
+ * comes before the earliest so far in every execution and is before none
+ * of the other processes' latest such waits (of no later replay, running
+ * in some execution): r0 s1's waits after r0 s0's of an earlier block. */
+static uint32_t apart_chain(struct dot_order *o, const struct dot_ev *x, size_t xlo,
+                            size_t xhi, size_t *chain)
+{
+    size_t kx = ow_at(o->x, xlo, xhi, x->proc, x->pos), k0 = ow_at(o->x, xlo, kx, x->proc, 0);
+    size_t lo = kx - k0 > DOT_APART_LOOK ? kx - DOT_APART_LOOK : k0, ahead[DOT_APART_LOOK];
+    uint32_t own = (uint32_t)(kx - lo), n = 0;
+    uint32_t p = x->proc, pos = own > 0 ? o->x[lo].pos : x->pos; /* the earliest so far */
+
+    while (own + n < DOT_APART_LOOK) {
+        const uint32_t *c = order_clock(o, o->off[p] + pos);
+        size_t best = SIZE_MAX;
+
+        for (size_t s = xlo, end; s < xhi; s = end) {
+            uint32_t q = o->x[s].proc;
+            size_t k;
+
+            end = ow_at(o->x, s, xhi, q, UINT32_MAX);
+            k = ow_at(o->x, s, end, q, q == p ? pos : c[q]);
+            o->work++;
+            if (q == x->proc || k == s || o->x[k - 1].later ||
+                o->dead[o->off[q] + o->x[k - 1].pos])
+                continue;
+            /* one after the best so far replaces it: the last is before
+             * none of the others */
+            if (best == SIZE_MAX ||
+                order_clock(o, o->off[q] + o->x[k - 1].pos)[o->x[best].proc] > o->x[best].pos)
+                best = k - 1;
+        }
+        if (best == SIZE_MAX)
+            break;
+        ahead[n++] = best;
+        p = o->x[best].proc;
+        pos = o->x[best].pos;
+    }
+    for (uint32_t j = 0; j < n; j++)
+        chain[j] = ahead[n - 1 - j];
+    for (uint32_t j = 0; j < own; j++)
+        chain[n + j] = lo + j;
+    return n + own;
+}
+
 /* What taken_apart reads of wait event x (`wt`, width `width`; the
  * slot's waits x[xlo..xhi), its writes w[wlo..whi)), into o->apart_m,
  * apart_take and apart_fail, whatever write it asks of: false where
@@ -3126,10 +3181,9 @@ static bool taken_before(const uint32_t *take, const uint32_t *fail, uint32_t j,
 static bool apart_read(struct dot_order *o, const struct dot_ev *x, const struct ces_op *wt,
                        uint32_t width, size_t xlo, size_t xhi, size_t wlo, size_t whi)
 {
-    size_t kx = ow_at(o->x, xlo, xhi, x->proc, x->pos), k0 = ow_at(o->x, xlo, kx, x->proc, 0);
-    size_t lo = kx - k0 > DOT_APART_LOOK ? kx - DOT_APART_LOOK : k0;
-    uint32_t m = (uint32_t)(kx - lo), *take = o->apart_take, *fail = o->apart_fail;
-    uint32_t before[DOT_CHAIN_WRITES]; /* of each write, those that come before it */
+    size_t chain[DOT_APART_LOOK];
+    uint32_t m = apart_chain(o, x, xlo, xhi, chain), *take = o->apart_take;
+    uint32_t *fail = o->apart_fail, *before = o->apart_before;
     bool written = false, changed = true;
 
     o->apart_m = m;
@@ -3144,10 +3198,10 @@ static bool apart_read(struct dot_order *o, const struct dot_ev *x, const struct
     }
     o->work += (whi - wlo) * (whi - wlo);
     for (uint32_t j = 0; j <= m; j++) {
-        const struct dot_ow *u = j < m ? &o->x[lo + j] : NULL;
+        const struct dot_ow *u = j < m ? &o->x[chain[j]] : NULL;
         uint32_t cmp = u != NULL ? u->cmp : wt->cmp;
         uint64_t value = u != NULL ? u->value : wt->value;
-        const struct dot_ev *v = u != NULL ? chain_wait(o, lo + j) : NULL;
+        const struct dot_ev *v = u != NULL ? chain_wait(o, chain[j]) : NULL;
 
         if (u != NULL && u->later)
             return false;
@@ -3199,14 +3253,47 @@ static bool apart_read(struct dot_order *o, const struct dot_ev *x, const struct
         for (uint32_t l = j + 1; l < m; l++)
             o->apart_next[j] |= taken_before(take, fail, j, l) ? UINT32_C(1) << l : 0;
     }
+    o->apart_nseq = 0; /* from x back: the latest apart from the one after it */
+    for (uint32_t l = m, j = m; j-- > 0;) {
+        if (take[j] == UINT32_MAX || take[j] == 0 ||
+            (l == m ? (take[j] & ~fail[m]) != 0 : !(o->apart_next[j] >> l & 1)))
+            continue;
+        o->apart_seq[o->apart_nseq++] = j;
+        l = j;
+    }
     return true;
+}
+
+/* Whether taken_apart's run of waits (o->apart_seq, latest first, from
+ * place k on) may take writes that land one after another and before the
+ * writes `after` (bits of w[wlo..]): each one it may take, none of
+ * `after`, none that one of `after` comes before; true also where that
+ * asks more than *budget tries (taken that they may). */
+static bool apart_fits(struct dot_order *o, uint32_t k, uint32_t after, uint32_t *budget)
+{
+    uint32_t may;
+
+    if (k == o->apart_nseq)
+        return true;
+    may = o->apart_take[o->apart_seq[k]] & ~after;
+    for (uint32_t w = 0; may >> w != 0; w++) {
+        if (!(may >> w & 1) || (o->apart_before[w] & after) != 0)
+            continue;
+        if (*budget == 0)
+            return true;
+        (*budget)--;
+        o->work++;
+        if (apart_fits(o, k + 1, after | UINT32_C(1) << w, budget))
+            return true;
+    }
+    return false;
 }
 
 /* Whether wait event x (`wt`, width `width`) never passes on write w[i]
  * (the slot's waits x[xlo..xhi), its writes w[wlo..whi), at most
- * DOT_CHAIN_WRITES, none of a later replay), as earlier waits of its
- * process take it: of the process's DOT_APART_LOOK latest waits into the
- * slot before x, none of a later replay, each that runs, after one that
+ * DOT_CHAIN_WRITES, none of a later replay), as waits before it take
+ * it: of the DOT_APART_LOOK waits into the slot before x that apart_chain
+ * finds, none of a later replay, each that runs, after one that
  * fails the initial 0 or failing it itself, takes a write (the latest as
  * it passes), one that it may take (may_take).  Where each write that
  * such a wait j may take fails a wait after j up to a later such wait l,
@@ -3216,7 +3303,11 @@ static bool apart_read(struct dot_order *o, const struct dot_ev *x, const struct
  * w[i] one, each takes another of those n; where each of them that may
  * take w[i] has a wait l after it that fails w[i] and whose writes x
  * fails (l's write lands after w[i] and before x), or x fails w[i], x
- * never passes on it.  r0 waiting f == 1, f >= 2 in two eager iterations,
+ * never passes on it; nor where a run of them, each apart from the next,
+ * the last's writes failing x (o->apart_seq), may not take writes that
+ * land one after another and before w[i] (apart_fits: x's write, the
+ * latest as it passes, lands after the last's, and w[i] after it too
+ * where x passes on w[i]).  r0 waiting f == 1, f >= 2 in two eager iterations,
  * then f == 1 in a third block in which r0 s1 writes 1, r1 writes 1 and
  * r2 1, r2 writing 2 in each of the iterations and 2 from s1: the first
  * two `== 1` take r1's and r2's 1, so the third takes r0's (r1's and
@@ -3226,6 +3317,7 @@ static bool taken_apart(struct dot_order *o, const struct dot_ev *x, const struc
 {
     const uint32_t *take = o->apart_take, *fail = o->apart_fail;
     uint32_t m, may = 0; /* the waits a set may hold: each runs, and w[i] is gone */
+    uint32_t budget = DOT_APART_TRIES;
 
     if (o->apart != x) { /* the same for each write it asks of */
         o->apart = x;
@@ -3260,7 +3352,9 @@ static bool taken_apart(struct dot_order *o, const struct dot_ev *x, const struc
         if (apart && bits == n && (all >> (i - wlo) & 1))
             return true;
     }
-    return false;
+    /* the run's writes land one after another, then x's, at or after w[i] */
+    return o->apart_nseq > 0 && (fail[m] >> (i - wlo) & 1) == 0 &&
+           !apart_fits(o, 0, UINT32_C(1) << (i - wlo), &budget);
 }
 
 /* Whether wait event x (`wt`, of width `width`, clock c) never passes on
