@@ -96,6 +96,10 @@ int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "%s: the model's slow_waits is %" PRIu32 ": expected 0 or 1", who,
                              m->slow_waits);
+    if (m->unlinked > 1)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "%s: the model's unlinked is %" PRIu32 ": expected 0 or 1", who,
+                             m->unlinked);
     if (m->max_memops_per_batch > CES_MODEL_MAX_MEMOPS)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "%s: the model's max_memops_per_batch is %" PRIu32 ": expected at "

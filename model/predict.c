@@ -53,7 +53,9 @@
  * it, every replay of a block of a graph with several streams is forked
  * from stream 0 (a record there, an await on every other stream) and
  * joined back (a record on every other stream, an await on stream 0),
- * except the streams the block's own events link (ces_graph_links); an
+ * except the streams the block's own events link (ces_graph_links), and
+ * none with m->unlinked, as the backend issues eager point-to-point groups
+ * (CES_LOWER_UNLINKED: the side way's streams pass the calls apart); an
  * await that blocked resumes event_us after its record.  Under a graph
  * phase an await of a record outside the block is left out, as the CUDA
  * backend captures it.
@@ -490,8 +492,11 @@ static int build(struct psim *s)
                 host[r] += (double)bi.reps * s->m->graph_launch_us;
             continue;
         }
-        for (uint32_t r = 0; r < s->ranks; r++)
+        for (uint32_t r = 0; r < s->ranks; r++) {
             ces_graph_links(s->g, b, r, &links[2 * r], &links[2 * r + 1]);
+            if (s->m->unlinked)
+                links[2 * r] = links[2 * r + 1] = 0;
+        }
         for (uint32_t rep = 0; rep < bi.reps; rep++) {
             for (uint32_t r = 0; r < s->ranks; r++) {
                 uint32_t n = 0;

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "args.h"  /* ces_cuda_settings_read, ces_cuda_stage_max_read */
+#include "args.h"  /* ces_cuda_settings_read, ces_cuda_stage_max_read, ces_cuda_side_min_read */
 #include "lower.h" /* ces_cuda_coll_select: what ces_alltoall & co. run */
 
 #ifdef CES_HAVE_CUDA
@@ -90,6 +90,7 @@ struct bench {
     uint32_t coll, ranks, iters, warmup, chunks, slots, root, wake;
     uint64_t min_bytes, max_bytes, compute_bytes;
     uint64_t stage_max; /* CES_P2P_STAGE_MAX, as the communicators read it */
+    uint64_t side_min;  /* CES_P2P_SIDE_MIN, likewise */
     double factor;
     int graph, nccl, compute, calibrate, dry, one_way, in_place;
     int calibrated; /* B->model is what --calibrate measured */
@@ -700,23 +701,22 @@ static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **arg
  * them: the group graph (backend/cuda/group.c) of the ring (every rank
  * sends `bytes` to the next and receives as many from the one before: they
  * exchange, so in place) or, one way, of the pipeline (rank r to r + 1),
- * eager (the ring, the pipeline of 3 or more ranks, whose middle ranks
- * send and receive, and one-way messages above CES_P2P_STAGE_MAX, which go
- * in place: the one-way eager group stages the others, see variant_graph)
- * or captured (flags a replay repeats; one-way messages of up to
- * CES_P2P_STAGE_MAX bytes staged through two slots that consecutive calls
- * alternate: calls / 2 replays of two calls, as the bench's graph of all
- * its calls alternates them).  As variant_graph returns. */
+ * eager (calls in a row, ces_cuda_group_calls: a one-way message of up to
+ * CES_P2P_STAGE_MAX bytes - on 2 ranks; the pipeline's middle ranks send
+ * and receive - staged through two slots, from CES_P2P_SIDE_MIN bytes the
+ * side way; any other in place) or captured (flags a replay repeats;
+ * one-way messages of up to CES_P2P_STAGE_MAX bytes staged, never the side
+ * way: calls / 2 replays of two calls, as the bench's graph of all its
+ * calls alternates them).  As variant_graph returns. */
 static int group_graph(struct ces_ctx *ctx, const struct bench *B, uint64_t bytes,
                        uint32_t calls, struct ces_graph **out)
 {
     struct ces_p2p_table t;
     struct ces_p2p_stages st;
-    int rc;
 
     memset(&t, 0, sizeof(t));
     memset(&st, 0, sizeof(st));
-    st.side_min = UINT64_MAX;
+    st.side_min = B->side_min;
     for (uint32_t k = 0; k < B->ranks; k++) {
         uint64_t i = 0;
 
@@ -733,53 +733,33 @@ static int group_graph(struct ces_ctx *ctx, const struct bench *B, uint64_t byte
     if (B->graph)
         return ces_cuda_group_graph_captured(ctx, B->ranks, 4 * bytes, &t, 2, calls / 2, &st,
                                              out);
-    rc = ces_cuda_group_graph(ctx, B->ranks, 2 * bytes, &t, 1, NULL, out);
-    for (uint64_t c = 2; c <= calls && rc == CES_OK; c++)
-        rc = ces_cuda_group_add(ctx, *out, &t, c, NULL);
-    if (rc == CES_OK)
-        rc = ces_graph_validate(*out, NULL);
-    if (rc != CES_OK) {
-        ces_graph_destroy(*out);
-        *out = NULL;
-    }
-    return rc;
+    return ces_cuda_group_calls(ctx, B->ranks, 4 * bytes, &t, calls, &st, out);
 }
 
 /* The graph `variant` runs at `bytes`, `iterations` collectives in a row:
  * the builder graph of that variant; auto = the graph the backend's
  * collective call selects, in a build without CUDA too; the sendrecv auto
- * = the point-to-point group's graph (group_graph) but for a one-way
- * message staged eagerly.  CES_OK with the graph in *out, which the caller
- * destroys, or the builder's error (the context's error says it) and *out
- * NULL. */
+ * = the point-to-point group's graph (group_graph).  CES_OK with the graph
+ * in *out, which the caller destroys, or the builder's error (the
+ * context's error says it) and *out NULL. */
 static int variant_graph(struct ces_ctx *ctx, const struct bench *B, int variant,
                          uint64_t bytes, uint32_t iterations, struct ces_graph **out)
 {
     struct ces_coll_params p;
-    uint32_t chunks = B->chunks, slots = B->slots; /* sendrecv's builder */
 
     *out = NULL;
-    if (variant == V_AUTO && B->coll == CES_COLL_SENDRECV) {
-        /* on more than 2 ranks the pipeline's middle ranks send and
-         * receive in one group: no message is one way, none is staged */
-        if (!B->one_way || B->ranks > 2 || B->graph || bytes > B->stage_max)
-            return group_graph(ctx, B, bytes, iterations, out);
-        /* one way eager on 2 ranks, ces_send stages each message whole in
-         * one of two slots: --chunks and --slots are the builder's, not the
-         * group's */
-        chunks = 1;
-        slots = 2;
-    }
+    if (variant == V_AUTO && B->coll == CES_COLL_SENDRECV)
+        return group_graph(ctx, B, bytes, iterations, out);
     ces_coll_params_init(&p, B->coll);
     p.root = B->root;
-    p.proto = B->graph && variant == V_AUTO ? CES_PROTO_CREDIT : CES_PROTO_MONO;
-    p.phase = B->graph && variant == V_AUTO ? CES_PHASE_GRAPH : CES_PHASE_EAGER;
+    p.proto = CES_PROTO_MONO;
+    p.phase = CES_PHASE_EAGER;
     p.ranks = B->ranks;
     p.bytes = bytes;
     p.iterations = iterations;
     p.flags = variant < 0 ? 0 : (uint32_t)variant;
     p.wake = variant < 0 ? 0 : B->wake;
-    if (variant == V_AUTO && B->coll != CES_COLL_SENDRECV) {
+    if (variant == V_AUTO) {
         struct ces_coll_params sel;
 
         ces_cuda_coll_select(&sel, B->coll, B->ranks, bytes, B->root, B->graph);
@@ -798,17 +778,17 @@ static int variant_graph(struct ces_ctx *ctx, const struct bench *B, int variant
             p.pairs[r][0] = r;
             p.pairs[r][1] = (r + 1) % B->ranks;
         }
-        p.chunks = chunks;
-        /* credit reuses slot k % slots within each message: no more slots
-         * than chunks */
-        p.slots = p.proto == CES_PROTO_CREDIT && slots > chunks ? chunks : slots;
+        p.chunks = B->chunks;
+        p.slots = B->slots;
     }
     return ces_coll_build(ctx, &p, out);
 }
 
 /* The model's time of one iteration of `variant` at `bytes` in steady state
  * (its graph, variant_graph), host costs set to 0, in the fast mode of
- * blocked waits or (`slow`) in the slow one.  NAN, saying why on stderr, if
+ * blocked waits or (`slow`) in the slow one; a group's graph (the sendrecv
+ * auto) unlinked, as ces_group_end issues it (its side streams neither
+ * forked nor joined).  NAN, saying why on stderr, if
  * it cannot be built or predicted, with the error in *err (CES_OK with a
  * time). */
 static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, uint64_t bytes,
@@ -828,6 +808,7 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
 
     m.host_call_us = 0.0;
     m.graph_launch_us = 0.0;
+    m.unlinked = variant == V_AUTO && B->coll == CES_COLL_SENDRECV;
     if (slow)
         ces_model_slow_mode(&m);
     for (uint32_t n = k; n <= 2 * k; n += k) {
@@ -1451,15 +1432,20 @@ int ces_cmd_bench(int argc, char **argv)
      * (backend/cuda/args.c), in their order and words, once: a run judges
      * every one, as cesync run does, before the --model and the GPUs (in a
      * build without CUDA too, before it says so); a dry run, which opens no
-     * communicator, only CES_P2P_STAGE_MAX, by which the predictions stage.
-     * (CES_P2P_STAGE_MAX was read here and the others after the --model:
-     * with CES_TIMEOUT_MS=abc too the run named CES_P2P_STAGE_MAX.) */
+     * communicator, only CES_P2P_STAGE_MAX and CES_P2P_SIDE_MIN, by which
+     * the predictions stage and go the side way.  (CES_P2P_STAGE_MAX was
+     * read here and the others after the --model: with CES_TIMEOUT_MS=abc
+     * too the run named CES_P2P_STAGE_MAX.) */
     if (B->dry) {
         rc = ces_cuda_stage_max_read(ctx, &B->stage_max);
+        if (rc == CES_OK)
+            rc = ces_cuda_side_min_read(ctx, &B->side_min);
     } else {
         rc = ces_cuda_settings_read(ctx, &settings);
-        if (rc == CES_OK)
+        if (rc == CES_OK) {
             B->stage_max = settings.stage_max;
+            B->side_min = settings.side_min;
+        }
     }
     if (rc != CES_OK) {
         ex = ces_tool_fail("bench: %s", ces_ctx_last_error(ctx));

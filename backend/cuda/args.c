@@ -108,6 +108,12 @@ int ces_cuda_stage_max_read(struct ces_ctx *ctx, uint64_t *out)
                                 CES_P2P_STAGE_MAX_DEFAULT, out);
 }
 
+int ces_cuda_side_min_read(struct ces_ctx *ctx, uint64_t *out)
+{
+    return ces_cuda_env_setting(ctx, "CES_P2P_SIDE_MIN", "0..2^48", "bytes", 0, CES_MAX_BYTES,
+                                CES_P2P_SIDE_MIN_DEFAULT, out);
+}
+
 /* CES_STRIDE is read for its form only (the setup takes it again with the
  * device's memory and granularity): before the driver, as the others, or
  * without a GPU a malformed one was "no GPU". */
@@ -121,8 +127,7 @@ int ces_cuda_settings_read(struct ces_ctx *ctx, struct ces_cuda_settings *s)
     if (rc == CES_OK)
         rc = ces_cuda_stage_max_read(ctx, &s->stage_max);
     if (rc == CES_OK)
-        rc = ces_cuda_env_setting(ctx, "CES_P2P_SIDE_MIN", "0..2^48", "bytes", 0,
-                                  CES_MAX_BYTES, CES_P2P_SIDE_MIN_DEFAULT, &s->side_min);
+        rc = ces_cuda_side_min_read(ctx, &s->side_min);
     if (rc == CES_OK)
         rc = ces_cuda_share_gpus(ctx, &s->share);
     if (rc == CES_OK)

@@ -37,9 +37,11 @@ struct ces_cuda_settings {
  * its value; cesync run judges them so before it asks for GPUs. */
 int ces_cuda_settings_read(struct ces_ctx *ctx, struct ces_cuda_settings *s);
 
-/* CES_P2P_STAGE_MAX alone into *out, as ces_cuda_settings_read reads it
- * (a dry run of cesync bench, which predicts by it). */
+/* CES_P2P_STAGE_MAX alone into *out, and CES_P2P_SIDE_MIN, as
+ * ces_cuda_settings_read reads them (a dry run of cesync bench, which
+ * predicts by them). */
 int ces_cuda_stage_max_read(struct ces_ctx *ctx, uint64_t *out);
+int ces_cuda_side_min_read(struct ces_ctx *ctx, uint64_t *out);
 
 /* v rounded up to a multiple of g (g > 0). */
 static inline uint64_t ces_cuda_round_up(uint64_t v, uint64_t g)

@@ -447,6 +447,23 @@ int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
     return rc != CES_OK ? rc : group_finish(g, ces_cuda_group_add(ctx, g, t, k, st), out);
 }
 
+int ces_cuda_group_calls(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
+                         const struct ces_p2p_table *t, uint32_t calls,
+                         struct ces_p2p_stages *st, struct ces_graph **out)
+{
+    struct ces_graph *g = NULL;
+    int rc = group_new(ctx, n, stride, t, &g);
+
+    *out = NULL;
+    if (g == NULL)
+        return rc;
+    for (uint32_t k = 1; k <= calls && rc == CES_OK; k++) {
+        rc = ces_cuda_group_add(ctx, g, t, k, st);
+        ces_cuda_group_count(t, st, n);
+    }
+    return group_finish(g, rc, out);
+}
+
 /* Rank r's ops of captured group call u (0, 1, ...: the slot of a staged
  * pair is (its count of captured messages + u) % 2): flags a replay
  * repeats as they are, each set by one rank, awaited and reset by the

@@ -302,6 +302,17 @@ void ces_cuda_group_count(const struct ces_p2p_table *t, struct ces_p2p_stages *
 int ces_cuda_group_add(struct ces_ctx *ctx, struct ces_graph *g, const struct ces_p2p_table *t,
                        uint64_t k, const struct ces_p2p_stages *st);
 
+/* The graph of `calls` eager calls of group t in a row (calls 1, 2, ...;
+ * calls >= 1), as ces_group_end issues them: st's staged pairs counted
+ * after each (st NULL: every message direct), so consecutive calls
+ * alternate slots and a message of at least st->side_min bytes goes the
+ * side way in each.  Validated; as ces_cuda_group_graph returns.  The
+ * bench predicts ces_send/ces_recv by it (its model's `unlinked`: the
+ * streams are neither forked nor joined). */
+int ces_cuda_group_calls(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
+                         const struct ces_p2p_table *t, uint32_t calls,
+                         struct ces_p2p_stages *st, struct ces_graph **out);
+
 /* One process drives every rank: the communicator of local index idx (of
  * nlocal) arrives at ces_group_end.  *last = 1 when it completes the set (the
  * set is then reset for the next group); CES_ERR_INVALID, naming the ranks,

@@ -1249,6 +1249,13 @@ struct ces_model {
                                sets it (a built-in table and a parsed file
                                have 0 unless `base` had 1; ces_model_print
                                does not write it) */
+    uint32_t unlinked;      /* 0/1: 1 predicts the graph as a run of eager
+                               point-to-point groups (ces_group_end):
+                               a rank's streams pass block and replay
+                               boundaries apart, neither forked nor joined
+                               (CES_CHECK_UNLINKED's reading); 0 as
+                               ces_launch runs a graph.  No model-file
+                               field, like slow_waits */
 };
 
 #define CES_MODEL_W32 1u
@@ -1280,8 +1287,8 @@ CES_API const char *ces_model_kind_name(uint32_t i);
  * predictions always took).  A link_gbps below peer_copy_gbps is an error
  * at the link_gbps line; a file that gives peer_copy_gbps but not
  * link_gbps sets link_gbps to it (two GPUs tell them apart no further, and
- * files written before link_gbps meant both).  slow_waits is no model-file field: it is
- * base's (0 after a `kind` line).
+ * files written before link_gbps meant both).  slow_waits and unlinked are no model-file
+ * fields: they are base's (0 after a `kind` line).
  * Errors: CES_ERR_PARSE "file:line:col: expected ...".  `file`
  * names the input in messages (NULL: "<model>"). */
 CES_API int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const char *file,
@@ -1298,9 +1305,9 @@ CES_API int ces_model_load(struct ces_ctx *ctx, const char *path, const struct c
  * CES_MODEL_W32, CES_MODEL_W64 nor both, a cost or bandwidth out of the
  * ranges ces_model_parse takes, fewer than 3 or more than 255 for
  * max_memops_per_batch, 0 for copy_engines, batch_engines or max_ranks, a
- * yes/no field (unit "0/1") or slow_waits above 1, per_graph_copy_us above
+ * yes/no field (unit "0/1"), slow_waits or unlinked above 1, per_graph_copy_us above
  * per_copy_us, link_gbps below peer_copy_gbps, or flag_widths with
- * CES_MODEL_W64 and has_64bit_memops 0.  slow_waits is not written. */
+ * CES_MODEL_W64 and has_64bit_memops 0.  slow_waits and unlinked are not written. */
 CES_API int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char **text,
                             size_t *len);
 
@@ -1372,12 +1379,13 @@ struct ces_predict {
  * add their fixed costs (a captured peer copy behind a memop batch that did not
  * block per_graph_copy_us; a copy of 0 bytes costs nothing, as the CUDA
  * backend skips it); ops cannot start before the host has enqueued
- * them.
+ * them.  A block on several streams is forked and joined as ces_launch
+ * runs it (but the streams its own events link), not with unlinked.
  * CES_ERR_INVALID if m holds what a model file could not (a cost outside
  * 0..1e9 us, a bandwidth outside 1e-9..1e9 GB/s, NaN, a kind without its
  * NUL, flag_widths neither W32, W64 nor both, a count of 0 or a yes/no field
- * above 1, max_memops_per_batch above 255, per_graph_copy_us above
- * per_copy_us, link_gbps below peer_copy_gbps, 64-bit flags without
+ * (slow_waits and unlinked among them) above 1, max_memops_per_batch above
+ * 255, per_graph_copy_us above per_copy_us, link_gbps below peer_copy_gbps, 64-bit flags without
  * has_64bit_memops, as ces_model_print
  * refuses them; the message names the field),
  * CES_ERR_SEMANTIC if the schedule does not finish under this timing (names

@@ -4,6 +4,7 @@
  * exact: 1 GB/s = 1000 bytes per microsecond.
  */
 #include "ces_test.h"
+#include "lower.h" /* ces_cuda_group_calls: ces_send/ces_recv as the backend lowers them */
 
 #include <math.h>
 #include <signal.h>
@@ -560,6 +561,138 @@ static void test_launch_links(void **state)
     }
 }
 
+/* A model whose mode field (slow_waits, unlinked) holds what no mode
+ * sets: refused by the prediction, saying `want`. */
+static void mode_refused(const struct ces_model *m, const char *want)
+{
+    struct fx f;
+    struct ces_predict p;
+
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, wr(&f, 0, 0, 1));
+    assert_int_equal(ces_graph_validate(f.g, NULL), CES_OK);
+    assert_int_equal(ces_model_predict(f.ctx, m, f.g, &p), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(f.ctx), want);
+    fx_end(&f);
+}
+
+/* With `unlinked` (eager point-to-point groups, as ces_group_end issues
+ * them) no stream is forked or joined: test_launch_fork_join's two blocks,
+ * each a 4000-byte copy inside r0 on s1 (1 + 1 us), take 4.0 us with no
+ * event hop, where forked and joined they take 6.25 (three hops of 0.75);
+ * with a host cost of 0.5 us a call the copies are enqueued at 0.5 and 1.0
+ * and run 0.5..2.5, 2.5..4.5 (7.75 with the fork's and join's four calls a
+ * block).  A value above 1 is refused. */
+static void test_unlinked(void **state)
+{
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    m.unlinked = 1;
+    for (int k = 0; k < 2; k++) {
+        struct fx f;
+
+        fx_init(&f, 2, 2, CES_PHASE_EAGER, 1);
+        op(&f, 0, copy(&f, 1, 0, 0, 0, 4000));
+        assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_EAGER, 1), CES_OK);
+        op(&f, 0, copy(&f, 1, 0, 0, 0, 4000));
+        m.host_call_us = k == 1 ? 0.5 : 0.0;
+        p = predict(&f, &m);
+        assert_us(p.total_us, k == 1 ? 4.5 : 4.0);
+        assert_int_equal(p.last_stream, 1);
+        assert_us(p.path_event_us, 0.0);
+        assert_us(p.path_copy_us, 4.0);
+        fx_end(&f);
+    }
+    m.unlinked = 2;
+    mode_refused(&m, "predict: the model's unlinked is 2: expected 0 or 1");
+}
+
+/* The time of one call of ces_send/ces_recv rank 0 -> 1 of `bytes`, staged
+ * through two slots of the receiver's, as the CUDA backend lowers
+ * consecutive eager calls (ces_cuda_group_calls), from `side_min` bytes the
+ * side way, on m without host costs: (8 calls - 4 calls) / 4, the bench's
+ * steady state. */
+static double group_call_us(struct ces_model m, uint64_t bytes, uint64_t side_min)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_p2p_table t;
+    double us[2];
+
+    memset(&t, 0, sizeof(t));
+    t.d[0][0].bytes = t.d[1][0].bytes = 1;
+    t.d[0][1] = (struct ces_p2p_desc){1, 1, 0, bytes};
+    t.d[1][1] = (struct ces_p2p_desc){0, 0, bytes, bytes};
+    m.host_call_us = 0.0;
+    for (uint32_t k = 0; k < 2; k++) {
+        struct ces_p2p_stages stages;
+        struct ces_graph *g = NULL;
+        struct ces_predict p;
+
+        memset(&stages, 0, sizeof(stages));
+        stages.side_min = side_min;
+        stages.p[0][1] = (struct ces_p2p_stage){2 * bytes, bytes, 0, 0};
+        assert_int_equal(ces_cuda_group_calls(ctx, 2, 4 * bytes, &t, 4 << k, &stages, &g),
+                         CES_OK);
+        assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_OK);
+        us[k] = p.total_us;
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+    return (us[1] - us[0]) / 4;
+}
+
+/* The side way of a one-way staged ces_send (CES_P2P_SIDE_MIN, 16 MiB by
+ * default) on the h200 table.  Below it the sender's copy stream carries,
+ * after its copy, one memop call: the flag write, the next slot's credit
+ * wait and the watchdog's progress write (memop_batch_us +
+ * progress_write_us a call beside per_copy_us and the bytes: 4 MiB 19.145
+ * us, 64 MiB 178.827 with the side way out of reach).  From it the copy
+ * stream holds only its copy between two events and the copies run back to
+ * back (64 MiB 175.527; measured 175.0 against 180.1 before the side way,
+ * docs/PERFORMANCE.md, "sendrecv"), 16 MiB likewise (47.782 against 51.082);
+ * 4 MiB is below it, as it was.  Forked and joined as ces_launch runs a
+ * graph (unlinked 0), the side streams would put their event hops and
+ * memop calls back on the path: 182.227, more than without the side way;
+ * the bench predicted 178.827 for 64 MiB before it knew the side way.
+ * Below the threshold, sent the side way all the same, 4 MiB takes 17.728
+ * (measured 21.4-21.6 against 20.8-21.0, seventh session: the model does
+ * not see that the side way loses there). */
+static void test_group_side_way(void **state)
+{
+    struct ces_model m = *ces_model_find("h200"), linked;
+    const double bytes_us = 1.0 / (m.peer_copy_gbps * 1e3), memops = m.memop_batch_us +
+                                                                       m.progress_write_us;
+    const uint64_t M = UINT64_C(1) << 20, never = UINT64_MAX;
+
+    (void)state;
+    m.unlinked = 1;
+    linked = m;
+    linked.unlinked = 0;
+    assert_us(group_call_us(m, 4 * M, CES_P2P_SIDE_MIN_DEFAULT),
+              m.per_copy_us + 4 * M * bytes_us + memops);
+    assert_us(group_call_us(m, 4 * M, never), m.per_copy_us + 4 * M * bytes_us + memops);
+    for (uint64_t bytes = 16 * M; bytes <= 64 * M; bytes *= 4) {
+        assert_us(group_call_us(m, bytes, CES_P2P_SIDE_MIN_DEFAULT),
+                  m.per_copy_us + bytes * bytes_us);
+        assert_us(group_call_us(m, bytes, never), m.per_copy_us + bytes * bytes_us + memops);
+    }
+    /* the threshold itself goes the side way, one byte above it does not */
+    assert_us(group_call_us(m, 16 * M, 16 * M + 1),
+              m.per_copy_us + 16 * M * bytes_us + memops);
+    /* forked and joined: s1's fork and its memop call (the credit wait and
+     * the progress write), s2's memop call and its join, four event hops */
+    assert_us(group_call_us(linked, 64 * M, CES_P2P_SIDE_MIN_DEFAULT),
+              m.per_copy_us + 64 * M * bytes_us + 2 * m.memop_batch_us + m.progress_write_us +
+                  4 * m.event_us);
+    /* the side way below its threshold (CES_P2P_SIDE_MIN=0): bound by the
+     * slots' round trip instead, the next fill of a slot awaiting the
+     * copy-out of its last, two messages back */
+    assert_true(fabs(group_call_us(m, 4 * M, 0) - 17.727756) < 1e-6);
+}
+
 /* Captured, the CUDA backend leaves out an await of a record made outside
  * the block (the fork and join order that record before it): its stream's
  * memops on either side of it are one call, also with `connections` when
@@ -726,17 +859,7 @@ static void test_slow_mode(void **state)
     assert_us(p.path_event_us, 2 * 7.0);
     /* a slow_waits no ces_model_slow_mode sets is refused */
     m.slow_waits = 2;
-    {
-        struct fx f;
-
-        fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
-        op(&f, 0, wr(&f, 0, 0, 1));
-        assert_int_equal(ces_graph_validate(f.g, NULL), CES_OK);
-        assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_INVALID);
-        assert_string_equal(ces_ctx_last_error(f.ctx),
-                            "predict: the model's slow_waits is 2: expected 0 or 1");
-        fx_end(&f);
-    }
+    mode_refused(&m, "predict: the model's slow_waits is 2: expected 0 or 1");
 }
 
 /* In the slow mode a polled wait resumes late only where it blocked, or
@@ -2489,6 +2612,8 @@ int main(void)
         cmocka_unit_test(test_event_already_recorded),
         cmocka_unit_test(test_launch_fork_join),
         cmocka_unit_test(test_launch_links),
+        cmocka_unit_test(test_unlinked),
+        cmocka_unit_test(test_group_side_way),
         cmocka_unit_test(test_pushed_and_polled_flags),
         cmocka_unit_test(test_progress_write),
         cmocka_unit_test(test_progress_span),

@@ -249,9 +249,11 @@ static void test_group_predictions(void **state)
                   "g.csv", NULL);
     assert_non_null(strstr(csv, "sendrecv,2,1048576,cesync,auto,13.613,"));
     free(csv);
-    /* one way eager: the staged builder's graph as ces_send stages, each
+    /* one way eager: the group's own graph as ces_send stages, each
      * message whole in one of two slots, whatever --chunks and --slots say
-     * for plain (--chunks 8 predicted 108.111, 64 687.011) */
+     * for plain (--chunks 8 predicted 108.111, 64 687.011), 16 MiB the
+     * side way (test_side_way_predictions; the staged builder's graph,
+     * which the bench predicted before, 51.082) */
     {
         static const char *const opts[] = {"--chunks 1 --slots 2", "--chunks 8",
                                            "--chunks 64 --slots 64", "--slots 1"};
@@ -262,18 +264,18 @@ static void test_group_predictions(void **state)
             snprintf(args, sizeof(args), "bench sendrecv --one-way --dry-run --min-bytes 16M "
                      "--max-bytes 16M --variant plain,auto %s", opts[i]);
             csv = run_csv(dir, args, "o.csv", NULL);
-            assert_non_null(strstr(csv, "\nsendrecv,2,16777216,cesync,auto,51.082,"));
+            assert_non_null(strstr(csv, "\nsendrecv,2,16777216,cesync,auto,47.782,"));
             free(csv);
         }
     }
     /* one way above CES_P2P_STAGE_MAX (64 MiB) the group writes in place,
      * eager and captured: the group's own graph without staging slots
      * (staged: 689.808 and 690.408), as with CES_P2P_STAGE_MAX=0 at 16 MiB
-     * (staged 51.082) */
+     * (staged 47.782); 64 MiB is staged, the side way */
     csv = run_csv(dir, "bench sendrecv --one-way --dry-run --min-bytes 64M --max-bytes 256M "
                        "--factor 4 --variant auto",
                   "o.csv", NULL);
-    assert_non_null(strstr(csv, "\nsendrecv,2,67108864,cesync,auto,178.827,"));
+    assert_non_null(strstr(csv, "\nsendrecv,2,67108864,cesync,auto,175.527,"));
     assert_non_null(strstr(csv, "\nsendrecv,2,268435456,cesync,auto,701.508,"));
     free(csv);
     csv = run_csv(dir, "bench sendrecv --one-way --graph --dry-run --min-bytes 256M "
@@ -740,6 +742,63 @@ static void expect_row(const char *dir, const char *args, const char *row)
     if (strstr(csv, row) == NULL || strstr(csv, "nan") != NULL)
         fail_msg("'cesync %s' wrote no row '%s', or a nan:\n%s", args, row + 1, csv);
     free(csv);
+}
+
+/* ces_send/ces_recv one way on 2 ranks send a staged message of
+ * CES_P2P_SIDE_MIN bytes or more (16 MiB by default) the side way: the
+ * sender's flag write and credit wait leave its copy stream, whose copies
+ * run back to back (backend/cuda/group.c).  The dry run predicted the
+ * staged builder's graph at every size, whatever CES_P2P_SIDE_MIN said: 16
+ * MiB 51.082 us, 64 MiB 178.827, where the side way takes 47.782 and
+ * 175.527 (measured 49.1 and 175.0 against 53.6 and 180.1 before the side
+ * way, docs/PERFORMANCE.md, "sendrecv").  The setting is read as the
+ * communicators read it (CES_P2P_STAGE_MAX first; a malformed one is
+ * refused in its words); a message of exactly CES_P2P_SIDE_MIN bytes goes
+ * the side way; captured messages never do (179.427 either way). */
+static void test_side_way_predictions(void **state)
+{
+    static const struct {
+        const char *env; /* CES_P2P_SIDE_MIN, NULL: unset */
+        double us[3];    /* auto at 4M, 16M, 64M */
+    } cases[] = {
+        {NULL, {19.145, 47.782, 175.527}},
+        {"1G", {19.145, 51.082, 178.827}},
+        {"64M", {19.145, 51.082, 175.527}},
+        {"16777217", {19.145, 51.082, 175.527}},
+        {"0", {17.728, 47.782, 175.527}},
+    };
+    char *dir = ces_test_tmpdir();
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char *csv;
+
+        if (cases[i].env != NULL)
+            assert_int_equal(setenv("CES_P2P_SIDE_MIN", cases[i].env, 1), 0);
+        csv = run_csv(dir, "bench sendrecv --one-way --dry-run --min-bytes 4M --max-bytes 64M "
+                           "--factor 4 --variant auto",
+                      "s.csv", NULL);
+        for (int k = 0; k < 3; k++) {
+            char want[80];
+
+            snprintf(want, sizeof(want), "\nsendrecv,2,%llu,cesync,auto,%.3f,",
+                     (unsigned long long)(UINT64_C(4) << (20 + 2 * k)), cases[i].us[k]);
+            if (strstr(csv, want) == NULL)
+                fail_msg("CES_P2P_SIDE_MIN=%s: no %s in\n%s",
+                         cases[i].env != NULL ? cases[i].env : "(unset)", want + 1, csv);
+        }
+        free(csv);
+        expect_row(dir,
+                   "bench sendrecv --one-way --graph --dry-run --min-bytes 64M --max-bytes 64M",
+                   "\nsendrecv,2,67108864,cesync,auto,179.427,");
+        assert_int_equal(unsetenv("CES_P2P_SIDE_MIN"), 0);
+    }
+    assert_int_equal(setenv("CES_P2P_SIDE_MIN", "16MB", 1), 0);
+    ces_test_tool_says("bench sendrecv --one-way --dry-run --min-bytes 16M --max-bytes 16M", 2,
+                       "cesync: bench: CES_P2P_SIDE_MIN must be 0..2^48 bytes (digits, then K, "
+                       "M or G if wanted), not '16MB'\n");
+    assert_int_equal(unsetenv("CES_P2P_SIDE_MIN"), 0);
+    assert_int_equal(rmdir(dir), 0);
 }
 
 /* Runs `cesync ARGS --plot p.svg` (2 ranks, a dry run) in dir with no
@@ -1712,17 +1771,21 @@ static void test_settings_before_gpus(void **state)
                                            &out), 2);
         assert_string_equal(out, cases[i].want);
         free(out);
-        /* a dry run opens no communicator: it reads none of them */
+        /* a dry run opens no communicator: it reads none of them but
+         * CES_P2P_SIDE_MIN (and CES_P2P_STAGE_MAX), which its predictions
+         * follow */
         assert_int_equal(ces_test_tool_env(NULL, cases[i].env,
-                                           "bench alltoall --max-bytes 1K --dry-run", &out), 0);
+                                           "bench alltoall --max-bytes 1K --dry-run", &out),
+                         strncmp(cases[i].env, "CES_P2P_SIDE_MIN", 16) == 0 ? 2 : 0);
         free(out);
     }
 }
 
 /* A run reads the settings once, in the communicators' order (that of
  * ces_comm_init_all and cesync run: CES_TIMEOUT_MS before
- * CES_P2P_STAGE_MAX), all before the --model file; a dry run only
- * CES_P2P_STAGE_MAX, which its predictions read.  CES_P2P_STAGE_MAX was
+ * CES_P2P_STAGE_MAX before CES_P2P_SIDE_MIN), all before the --model file;
+ * a dry run only CES_P2P_STAGE_MAX and CES_P2P_SIDE_MIN, in that order,
+ * which its predictions read.  CES_P2P_STAGE_MAX was
  * read apart, before the --model, and the others after it: with
  * CES_TIMEOUT_MS=abc too the run named CES_P2P_STAGE_MAX, and
  * CES_TIMEOUT_MS=abc with a --model file that is not there was said of the
@@ -1732,7 +1795,9 @@ static void test_settings_read_once(void **state)
     static const char timeout[] = "cesync: bench: CES_TIMEOUT_MS must be 1..4294967295 "
                                   "milliseconds (digits), not 'abc'\n",
                       stage[] = "cesync: bench: CES_P2P_STAGE_MAX must be 0..2^48 bytes "
-                                "(digits, then K, M or G if wanted), not 'x'\n";
+                                "(digits, then K, M or G if wanted), not 'x'\n",
+                      side[] = "cesync: bench: CES_P2P_SIDE_MIN must be 0..2^48 bytes "
+                               "(digits, then K, M or G if wanted), not 'y'\n";
     static const struct {
         const char *env, *args, *want;
     } cases[] = {
@@ -1741,6 +1806,10 @@ static void test_settings_read_once(void **state)
         {"CES_TIMEOUT_MS=abc", " --model no-such.model", timeout},
         {"CES_P2P_STAGE_MAX=x", " --model no-such.model", stage},
         {"CES_P2P_STAGE_MAX=x", " --model no-such.model --dry-run", stage},
+        {"CES_P2P_SIDE_MIN=y CES_P2P_STAGE_MAX=x", " --dry-run", stage},
+        {"CES_P2P_SIDE_MIN=y CES_TIMEOUT_MS=abc", " --dry-run", side},
+        {"CES_P2P_SIDE_MIN=y CES_TIMEOUT_MS=abc", "", timeout},
+        {"CES_P2P_SIDE_MIN=y", " --model no-such.model --dry-run", side},
         {"CES_STRIDE=1Q CES_SHARE_GPUS=2", "", "cesync: bench: CES_SHARE_GPUS must be 0 or 1, "
                                                "not '2'\n"},
     };
@@ -2104,6 +2173,7 @@ int main(void)
         cmocka_unit_test(test_option_edges),
         cmocka_unit_test(test_settings_before_gpus),
         cmocka_unit_test(test_settings_read_once),
+        cmocka_unit_test(test_side_way_predictions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
