@@ -657,6 +657,12 @@ extern uint64_t ces_sim_fp_keep[2];
  * and slot values; search.c): all, none in tests, where every key then
  * takes one entry, the last key's, and is told from it by the compare. */
 extern uint64_t ces_sim_kept_slot;
+/* The bits of the hash of the runs a consume with '==' reads that the
+ * building compares with the list last kept for the same bytes (model.c;
+ * expected_runs): all, none in tests, where lists of as many runs then
+ * share a hash, the keeping sweep telling them apart by their runs, the
+ * count before it by nothing more. */
+extern uint64_t ces_sim_runs_hash_keep;
 /* Valid g without the writes and waits of the signals in `drop`, with the
  * default hardware queues (a queue per stream), validated, into *out. */
 int ces_sim_slice(struct ces_ctx *ctx, const struct ces_graph *g, uint64_t drop,

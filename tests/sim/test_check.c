@@ -6850,6 +6850,129 @@ static void test_runs_kept_bound(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The verdict of a reduced check of g, the runs its model keeps and those
+ * that ces_sim_runs_check counts before any is kept, with the bits `keep`
+ * of the runs' hash (ces_sim_runs_hash_keep, put back before any assertion
+ * can leave). */
+static uint32_t runs_hashed(struct ces_ctx *ctx, const struct ces_graph *g, uint64_t keep,
+                            size_t *runs, uint64_t *counted)
+{
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    struct sim_model *m = NULL;
+    uint32_t verdict;
+    int rc, built, count = CES_OK;
+
+    ces_check_opts_init(&o);
+    ces_sim_runs_hash_keep = keep;
+    rc = ces_check(ctx, g, &o, &r);
+    built = ces_sim_model_build(ctx, g, &o, ces_graph_streams(g), &m, NULL);
+    if (built == CES_OK)
+        count = ces_sim_runs_check(m, 100, false, counted);
+    ces_sim_runs_hash_keep = UINT64_MAX;
+    assert_int_equal(rc, CES_OK);
+    assert_int_equal(built, CES_OK);
+    assert_int_equal(count, CES_OK);
+    *runs = m->nruns;
+    verdict = ces_check_report_verdict(r);
+    ces_sim_model_destroy(m);
+    ces_check_report_destroy(r);
+    return verdict;
+}
+
+/* The building shares a consume's list of expected runs with the list
+ * sweep_runs last kept for the same bytes (one entry while fewer than 8
+ * consumes expect: each consume below meets the one before it there) only
+ * where that list is of the same buffer (its rank and buffer), lo and hi,
+ * and then, unread, where no produce of the buffer came between and no
+ * run of it is relative, or read, where its runs are the list's.  Each
+ * schedule's second consume would take the first's list were one of those
+ * not compared: `buffers` (a and b produced in iterations 1 and 2), `lo`
+ * (a[0:16], then a[8:16]), `produced` (a produced again between) and
+ * `relative` (the first consume in the produce's iteration) would each be
+ * a MISMATCH of data as expected, and `hi` (a[0:8], then a[0:16]; d[8:16]
+ * never copied into) would lose its MISMATCH at d[8:16].  With the runs'
+ * hash cut to nothing (ces_sim_runs_hash_keep), the runs read still tell
+ * apart `produced`'s two lists (generations 1 and 3) and `runs`' (a[4:8]
+ * produced again: one run, then two): the same verdict and runs kept;
+ * the count before any is kept takes `produced`'s two lists of one run
+ * for one (1 run where 2 are kept: fewer where hashes collide, as
+ * expected_runs says) and counts `runs`' 3, their numbers of runs apart. */
+static void test_expected_runs_keys(void **state)
+{
+    static const struct {
+        const char *body;
+        uint32_t verdict, lists;
+        size_t runs;
+        uint64_t counted; /* with the hash cut to nothing; 0: not tried */
+    } cases[] = {
+        {/* buffers */
+         "r0 : produce a[0:8]\nr0 : copy a[0:8] -> d[0:8]@0\nphase eager x1\n"
+         "r0 : produce b[0:8]\nr0 : copy b[0:8] -> e[0:8]@0\nphase eager x1\n"
+         "r0 : consume d[0:8] == a[0:8]@0\nr0 : consume e[0:8] == b[0:8]@0\n",
+         CES_V_OK, 2, 2, 0},
+        {/* lo */
+         "r0 : produce a[0:8]\nphase eager x1\nr0 : produce a[8:16]\n"
+         "r0 : copy a[0:16] -> d[0:16]@0\nphase eager x1\n"
+         "r0 : consume d[0:16] == a[0:16]@0\nr0 : consume d[8:16] == a[8:16]@0\n",
+         CES_V_OK, 2, 3, 0},
+        {/* hi */
+         "r0 : produce a[0:16]\nr0 : copy a[0:8] -> d[0:8]@0\nphase eager x1\n"
+         "r0 : consume d[0:8] == a[0:8]@0\nr0 : consume d[0:16] == a[0:16]@0\n",
+         CES_V_MISMATCH, 2, 2, 0},
+        {/* produced */
+         "r0 : produce a[0:8]\nr0 : copy a[0:8] -> d[0:8]@0\nphase eager x1\n"
+         "r0 : consume d[0:8] == a[0:8]@0\nphase eager x1\nr0 : produce a[0:8]\n"
+         "r0 : copy a[0:8] -> d[0:8]@0\nphase eager x1\nr0 : consume d[0:8] == a[0:8]@0\n",
+         CES_V_OK, 2, 2, 1},
+        {/* relative */
+         "r0 : produce a[0:8]\nr0 : copy a[0:8] -> d[0:8]@0\n"
+         "r0 : consume d[0:8] == a[0:8]@0\nphase eager x1\nr0 : consume d[0:8] == a[0:8]@0\n",
+         CES_V_OK, 2, 2, 0},
+        {/* runs */
+         "r0 : produce a[0:8]\nr0 : copy a[0:8] -> d[0:8]@0\nphase eager x1\n"
+         "r0 : consume d[0:8] == a[0:8]@0\nphase eager x1\nr0 : produce a[4:8]\n"
+         "r0 : copy a[4:8] -> d[4:8]@0\nphase eager x1\nr0 : consume d[0:8] == a[0:8]@0\n",
+         CES_V_OK, 2, 3, 3},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char text[640];
+        struct ces_graph *g;
+        struct ces_check_report *r;
+        size_t runs = 0;
+        uint64_t counted = 0;
+
+        snprintf(text, sizeof(text),
+                 "cesync 1\nranks 1\nbuffer a 16\nbuffer b 16\nbuffer d 16\nbuffer e 16\n"
+                 "phase eager x1\n%s",
+                 cases[i].body);
+        g = ces_test_text_graph(ctx, text);
+        r = check2(ctx, g, NULL, cases[i].verdict);
+        if (cases[i].verdict == CES_V_MISMATCH) {
+            const struct ces_check_defect *d = find(r, CES_V_MISMATCH);
+
+            assert_int_equal(d->mismatch.pos.index, 3);
+            assert_int_equal(d->mismatch.region.lo, 8);
+            assert_int_equal(d->mismatch.region.hi, 16);
+            assert_int_equal(d->mismatch.expected.gen, 1);
+            assert_int_equal(d->mismatch.found.gen, 0);
+        }
+        ces_check_report_destroy(r);
+        runs_of(ctx, g, cases[i].lists, cases[i].runs);
+        if (cases[i].counted > 0) {
+            assert_int_equal(runs_hashed(ctx, g, 0, &runs, &counted), cases[i].verdict);
+            assert_int_equal(runs, cases[i].runs);
+            assert_int_equal(counted, cases[i].counted);
+        }
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The building's progress while the runs that the consumes with '==' expect
  * are counted before any is stored: 65,536 produces of a buffer and 16,385
  * consumes of one byte of it (each a graph phase of that many replays)
@@ -7521,6 +7644,7 @@ int main(void)
         cmocka_unit_test(test_memory_bound_expected_runs),
         cmocka_unit_test(test_expected_runs_shared),
         cmocka_unit_test(test_runs_kept_bound),
+        cmocka_unit_test(test_expected_runs_keys),
         cmocka_unit_test(test_memory_bound_data_ends),
         cmocka_unit_test(test_memory_bound_search),
         cmocka_unit_test(test_memory_bound_rclk_pages),
