@@ -125,6 +125,27 @@ static size_t replay_all(struct ces_ctx *ctx, const struct ces_graph *g, const c
     return nd;
 }
 
+/* The verdict that fixture `path`'s `# expect-verdict:` line names (where
+ * it has none, a failure if `named`, else OK), and the fixture loaded into
+ * *g (a failure names it). */
+static uint32_t load_fixture(struct ces_ctx *ctx, const char *path, bool named,
+                             struct ces_graph **g)
+{
+    char *text = ces_test_read_file(path, NULL);
+    char *want_s = ces_test_directive(text, "# expect-verdict:");
+    uint32_t want = CES_V_OK;
+
+    if (want_s != NULL)
+        want = parse_verdict(path, want_s);
+    else if (named)
+        fail_msg("%s: no '# expect-verdict:' line", path);
+    free(want_s);
+    free(text);
+    if (ces_graph_load(ctx, path, g) != CES_OK)
+        fail_msg("%s: %s", path, ces_ctx_last_error(ctx));
+    return want;
+}
+
 static void check_dir(const char *subdir, size_t at_least)
 {
     char **paths = NULL;
@@ -135,16 +156,9 @@ static void check_dir(const char *subdir, size_t at_least)
         struct ces_test_alloc st;
         struct ces_ctx *ctx = ces_test_ctx(&st);
         struct ces_graph *g = NULL;
-        char *text = ces_test_read_file(paths[i], NULL);
-        char *want_s = ces_test_directive(text, "# expect-verdict:");
-        uint32_t want, got, got_ref;
+        uint32_t want = load_fixture(ctx, paths[i], true, &g), got, got_ref;
         char a[64], b[64], c[64];
 
-        if (want_s == NULL)
-            fail_msg("%s: no '# expect-verdict:' line", paths[i]);
-        want = parse_verdict(paths[i], want_s);
-        if (ces_graph_load(ctx, paths[i], &g) != CES_OK)
-            fail_msg("%s: %s", paths[i], ces_ctx_last_error(ctx));
         got = check(ctx, g, 0);
         got_ref = check(ctx, g, CES_CHECK_NO_REDUCTION);
         ces_verdict_format(want, a, sizeof(a));
@@ -159,8 +173,6 @@ static void check_dir(const char *subdir, size_t at_least)
         /* one counterexample per class found */
         assert_int_equal(replay_all(ctx, g, paths[i]), classes(got));
         ces_graph_destroy(g);
-        free(want_s);
-        free(text);
         ces_test_ctx_end(ctx, &st);
     }
     ces_test_list_free(paths, n);
@@ -203,12 +215,8 @@ static void test_fingerprint_collisions(void **state)
             struct ces_test_alloc st;
             struct ces_ctx *ctx = ces_test_ctx(&st);
             struct ces_graph *g = NULL;
-            char *text = ces_test_read_file(paths[i], NULL);
-            char *want_s = ces_test_directive(text, "# expect-verdict:");
-            uint32_t want = want_s != NULL ? parse_verdict(paths[i], want_s) : CES_V_OK;
+            uint32_t want = load_fixture(ctx, paths[i], false, &g);
 
-            if (ces_graph_load(ctx, paths[i], &g) != CES_OK)
-                fail_msg("%s: %s", paths[i], ces_ctx_last_error(ctx));
             for (uint32_t f = 0; f < 2; f++) {
                 uint32_t flags = f ? CES_CHECK_NO_REDUCTION : 0;
                 struct ces_check_report *r = check_kept(ctx, g, flags, UINT64_MAX, UINT64_MAX);
@@ -239,8 +247,6 @@ static void test_fingerprint_collisions(void **state)
                 ces_check_report_destroy(w2);
             }
             ces_graph_destroy(g);
-            free(want_s);
-            free(text);
             ces_test_ctx_end(ctx, &st);
         }
         ces_test_list_free(paths, n);

@@ -1754,6 +1754,25 @@ static void test_run_lowering_refused(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* cesync run's refusal, under `env`, of `cmd`, whose file (`name`) was
+ * checked with `checked` where this process has `have`: it asks for
+ * `connections conn` or CUDA_DEVICE_MAX_CONNECTIONS=`set`. */
+static void queues_refused(const char *env, const char *cmd, const char *name,
+                           const char *checked, const char *have, const char *conn,
+                           const char *set)
+{
+    char want[1024], *out = NULL;
+
+    snprintf(want, sizeof(want), "cesync: run: %s: the schedule was checked with %s but this "
+             "process has %s per GPU (CUDA_DEVICE_MAX_CONNECTIONS; 8 when unset), so the check "
+             "did not model how its streams are queued here; check it with `connections %s` "
+             "(or `connections any`: every assignment), or run it with "
+             "CUDA_DEVICE_MAX_CONNECTIONS=%s\n", name, checked, have, conn, set);
+    assert_int_equal(ces_test_tool_env(NULL, env, cmd, &out), 2);
+    assert_string_equal(out, want);
+    free(out);
+}
+
 /* A file checked for other hardware queues than this process has
  * (`connections`, CUDA_DEVICE_MAX_CONNECTIONS) is refused before the GPUs
  * are asked, once, naming the file: each rank's ces_cuda_run_prepare said
@@ -1762,29 +1781,13 @@ static void test_run_lowering_refused(void **state)
  * and a cesync built without CUDA that it was. */
 static void test_run_queues_first(void **state)
 {
-    static const char tail[] =
-        "(CUDA_DEVICE_MAX_CONNECTIONS; 8 when unset), so the check did not model how its "
-        "streams are queued here; check it with `connections %s` (or `connections any`: "
-        "every assignment), or run it with CUDA_DEVICE_MAX_CONNECTIONS=%s\n";
-    char want[1024], end[512], *out = NULL;
-
     (void)state;
-    snprintf(end, sizeof(end), tail, "0", "1");
-    snprintf(want, sizeof(want), "cesync: run: bad/cross_stream_conn1.ces: the schedule was "
-             "checked with connections 1 (its 2 streams sharing 1 queue) but this process "
-             "has 8 hardware queues per GPU %s", end);
-    assert_int_equal(ces_test_tool_env(NULL, "CUDA_DEVICE_MAX_CONNECTIONS=",
-                                       "run bad/cross_stream_conn1.ces", &out), 2);
-    assert_string_equal(out, want);
-    free(out);
-    snprintf(end, sizeof(end), tail, "1", "2 or more");
-    snprintf(want, sizeof(want), "cesync: run: <stdin>: the schedule was checked with "
-             "connections 0 (each of its 2 streams on a queue of its own) but this process "
-             "has 1 hardware queue per GPU %s", end);
-    assert_int_equal(ces_test_tool_env(NULL, "CUDA_DEVICE_MAX_CONNECTIONS=1",
-                                       "run - < bad/cross_stream_conn0.ces", &out), 2);
-    assert_string_equal(out, want);
-    free(out);
+    queues_refused("CUDA_DEVICE_MAX_CONNECTIONS=", "run bad/cross_stream_conn1.ces",
+                   "bad/cross_stream_conn1.ces", "connections 1 (its 2 streams sharing 1 queue)",
+                   "8 hardware queues", "0", "1");
+    queues_refused("CUDA_DEVICE_MAX_CONNECTIONS=1", "run - < bad/cross_stream_conn0.ces",
+                   "<stdin>", "connections 0 (each of its 2 streams on a queue of its own)",
+                   "1 hardware queue", "1", "2 or more");
 }
 
 /* The settings every rank reads from the environment are judged before the
