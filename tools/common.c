@@ -680,6 +680,7 @@ static pthread_cond_t relay_idle = PTHREAD_COND_INITIALIZER; /* a relay no longe
 static double relay_deadline; /* as ces_now; 0: none (under relay_lock) */
 static double relay_seconds;  /* the bound, as the message says it */
 static pid_t relay_pid;       /* the process the relays are of (not a child's) */
+static char relay_pre[64];    /* "CMD: " as ces_tool_streams_end says it (under relay_lock) */
 
 /* Waits until fd (a relay's description) takes some: 1, or 0 once the
  * deadline passed, or -1 where poll(2) fails (errno).  The deadline is
@@ -706,35 +707,25 @@ static int relay_room(int fd)
     }
 }
 
-/* Where r's pipe cannot be read (or polled) the command ends, exit
- * CES_EXIT_USAGE, as a signal ends it (its outputs' temporary files
- * removed, its Graphviz ended: one that the main thread is making is
- * waited for, none is made after), having said why on standard error's own
- * description (a relay's, waited for up to the bound) or, where none
- * stands in for it, on standard error: what it wrote into the pipe, and
- * may be waiting to write there (a full pipe), would never arrive, and
- * closing the pipe to let that write fail would end it by SIGPIPE
- * unsaid.  No lock but relay_lock is taken, and _Exit ends the process
- * flushing nothing: the main thread may hold stdout's or stderr's FILE,
- * waiting for the pipe (ThreadSanitizer's _exit flushed them, waiting
- * for ever). */
-static void relay_fail(const struct stream_relay *r, int err)
+/* Waits until r's pipe is empty and its thread not busy: what the command
+ * and its children (waited for) wrote is given, or lost past the bound.
+ * Not its end of file: a child's child that outlived it (a Graphviz
+ * wrapper's, ended at the bound) keeps the pipe open.  Under relay_lock. */
+static void relay_drain(struct stream_relay *r)
 {
-    const char *name = r == &relays[0] ? "standard output" : "standard error";
-    char why[128], msg[512];
-    size_t len, off = 0;
-    int fd = STDERR_FILENO;
+    int queued = 0;
 
-    pthread_mutex_lock(&relay_lock);
-    for (int k = 0; k < 2; k++)
-        if (relays[k].on && (relays[k].fds & (1 << STDERR_FILENO)) != 0)
-            fd = relays[k].out;
-    pthread_mutex_unlock(&relay_lock);
-    if (strerror_r(err, why, sizeof(why)) != 0)
-        snprintf(why, sizeof(why), "error %d", err);
-    snprintf(msg, sizeof(msg), "cesync: cannot write to %s: the pipe that stood in for it could "
-             "not be read: %s\n", name, why);
-    len = strlen(msg);
+    while (r->busy || (ioctl(r->in, FIONREAD, &queued) == 0 && queued > 0))
+        pthread_cond_wait(&relay_idle, &relay_lock);
+}
+
+/* Writes msg whole to fd (a standard error, or the description a relay
+ * stands in for), waiting for room up to the bound: what is left past it,
+ * or past a write that fails, is lost. */
+static void relay_say(int fd, const char *msg)
+{
+    size_t len = strlen(msg), off = 0;
+
     while (off < len) {
         ssize_t w = write(fd, msg + off, len - off);
 
@@ -745,6 +736,66 @@ static void relay_fail(const struct stream_relay *r, int err)
         else if (w == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) || relay_room(fd) <= 0)
             break;
     }
+}
+
+/* Where r's pipe cannot be read (or polled) the command ends, exit
+ * CES_EXIT_USAGE, as a signal ends it (its outputs' temporary files
+ * removed, its Graphviz ended: one that the main thread is making is
+ * waited for, none is made after), having said why on standard error's own
+ * description (a relay's, waited for up to the bound) or, where none
+ * stands in for it, on standard error: what it wrote into the pipe, and
+ * may be waiting to write there (a full pipe), would never arrive, and
+ * closing the pipe to let that write fail would end it by SIGPIPE
+ * unsaid.  What another relay (standard error's own) holds is given
+ * first: said before it, the line overtook them, and the end lost them.
+ * Returns where the command's text is all given: the pipe empty with no
+ * writer left (its end, which the read failed to say) or the relay ended
+ * (ces_tool_streams_end gave the command's text and decided its exit
+ * status; what the pipe holds, or may still take, is what a program it
+ * started wrote after it, said lost).  No lock but
+ * relay_lock is taken, and _Exit ends the process flushing nothing: the
+ * main thread may hold stdout's or stderr's FILE, waiting for the pipe
+ * (ThreadSanitizer's _exit flushed them, waiting for ever). */
+static void relay_fail(struct stream_relay *r, int err)
+{
+    const char *name = r == &relays[0] ? "standard output" : "standard error";
+    struct pollfd p = {r->in, POLLIN, 0};
+    char why[128], pre[64], held_s[64] = "", msg[640];
+    int fd = STDERR_FILENO, held = -1;
+    bool ended;
+
+    if (ioctl(r->in, FIONREAD, &held) != 0)
+        held = -1;
+    if (held == 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLHUP) != 0)
+        return;
+    pthread_mutex_lock(&relay_lock);
+    ended = !r->on;
+    r->busy = true; /* (the end waits for it: a failed poll left it idle) */
+    memcpy(pre, relay_pre, sizeof(pre));
+    for (int k = 0; k < 2; k++) {
+        struct stream_relay *e = &relays[k];
+
+        if (!e->on || (e->fds & (1 << STDERR_FILENO)) == 0)
+            continue;
+        fd = e->out; /* (never closed: ces_tool_streams_stood_in) */
+        if (e != r)
+            relay_drain(e);
+    }
+    pthread_mutex_unlock(&relay_lock);
+    if (strerror_r(err, why, sizeof(why)) != 0)
+        snprintf(why, sizeof(why), "error %d", err);
+    if (ended) {
+        if (held > 0)
+            snprintf(held_s, sizeof(held_s), " (%d bytes held)", held);
+        snprintf(msg, sizeof(msg), "cesync: %swhat a program it started wrote to %s after it "
+                 "ended is lost%s: the pipe that stood in for it could not be read: %s\n", pre,
+                 name, held_s, why);
+        relay_say(fd, msg);
+        return;
+    }
+    snprintf(msg, sizeof(msg), "cesync: cannot write to %s: the pipe that stood in for it could "
+             "not be read: %s\n", name, why);
+    relay_say(fd, msg);
     ces_file_unlink_last();
     _Exit(CES_EXIT_USAGE);
 }
@@ -807,18 +858,6 @@ static void *relay_run(void *arg)
     pthread_cond_broadcast(&relay_idle);
     pthread_mutex_unlock(&relay_lock);
     return NULL;
-}
-
-/* Waits until r's pipe is empty and its thread not busy: what the command
- * and its children (waited for) wrote is given, or lost past the bound.
- * Not its end of file: a child's child that outlived it (a Graphviz
- * wrapper's, ended at the bound) keeps the pipe open.  Under relay_lock. */
-static void relay_drain(struct stream_relay *r)
-{
-    int queued = 0;
-
-    while (r->busy || (ioctl(r->in, FIONREAD, &queued) == 0 && queued > 0))
-        pthread_cond_wait(&relay_idle, &relay_lock);
 }
 
 /* Whether fd can be full: a socket, a pipe or a terminal (a regular file
@@ -968,6 +1007,7 @@ int ces_tool_streams_end(const char *cmd, int rc)
         was[k].on = false;
         if (!r->on)
             continue;
+        memcpy(relay_pre, pre, sizeof(pre)); /* (relay_fail's, once ended) */
         /* the description itself under its numbers again, what the pipe
          * holds given (its ends stay open: a child's child may hold it) */
         for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)

@@ -209,8 +209,15 @@ int ces_tool_write_file(const char *cmd, const char *path, const char *text, siz
  * ces_tool_streams_end (printed text failed there as above); a read of
  * that pipe that fails ends the command at once, exit CES_EXIT_USAGE,
  * said on standard error ("cannot write to standard output: the pipe that
- * stood in for it could not be read: ..."), its outputs' temporary files
- * removed.  The thread blocks the signals but SIGPIPE and SIGTTOU (a
+ * stood in for it could not be read: ..."), after what standard error's
+ * own relay holds, its outputs' temporary files removed; where it loses
+ * none of the command's text (the pipe empty with no writer left, or once
+ * ces_tool_streams_end gave it all and decided the exit status) the
+ * status stands, and what a program the command started wrote there
+ * after its end, held in the pipe or still to come, is said lost ("cesync:
+ * CMD: what a program it started wrote to standard output after it ended
+ * is lost (N bytes held): ...", where the process has not exited first).
+ * The thread blocks the signals but SIGPIPE and SIGTTOU (a
  * background job's write to its terminal under tostop stops it, as the
  * command's own).  A regular
  * file or /dev/null so left, which takes every write whole, stays as it

@@ -1309,11 +1309,11 @@ static void test_stdout_socket_bound(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
-/* Runs the shell command cmd with standard output and error fd, for at
- * most 30 s (then killed): its wait status, the seconds it took in *secs,
- * and what came through fd's other end `peer` (closed; NULL: not read) in
- * *said (malloc'd). */
-static int on_fd(int fd, int peer, const char *cmd, double *secs, char **said)
+/* Runs the shell command cmd with standard output fd and standard error
+ * err (-1: fd too), both closed after, for at most 30 s (then killed):
+ * its wait status, the seconds it took in *secs, and what came through
+ * fd's other end `peer` (closed; NULL: not read) in *said (malloc'd). */
+static int on_fd(int fd, int err, int peer, const char *cmd, double *secs, char **said)
 {
     struct timespec t0, t1, tick = {0, 20000000};
     int st = 0;
@@ -1323,7 +1323,8 @@ static int on_fd(int fd, int peer, const char *cmd, double *secs, char **said)
     pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        if (dup2(fd, 1) < 0 || dup2(fd, 2) < 0 || (peer >= 0 && close(peer) != 0))
+        if (dup2(fd, 1) < 0 || dup2(err >= 0 ? err : fd, 2) < 0 ||
+            (peer >= 0 && close(peer) != 0))
             _exit(127);
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
@@ -1340,6 +1341,8 @@ static int on_fd(int fd, int peer, const char *cmd, double *secs, char **said)
         *secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     }
     close(fd);
+    if (err >= 0)
+        close(err);
     if (peer >= 0) {
         *said = ces_test_read_fd(peer, NULL);
         close(peer);
@@ -1362,7 +1365,7 @@ static void test_stdout_relay_stdin_closed(void **state)
     assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, c), 0);
     assert_int_equal(fcntl(c[1], F_SETFL, fcntl(c[1], F_GETFL) | O_NONBLOCK), 0);
     snprintf(cmd, sizeof(cmd), "exec '%s' print - <&-", CES_TOOL);
-    st = on_fd(c[1], c[0], cmd, &secs, &said);
+    st = on_fd(c[1], -1, c[0], cmd, &secs, &said);
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 ||
         strcmp(said, "cesync: <stdin>: read error: Bad file descriptor\n") != 0)
         fail_msg("'cesync print - <&-' into an O_NONBLOCK socket: status %d after %.1f s:\n%s",
@@ -1397,7 +1400,7 @@ static void test_stdout_relay_not_needed(void **state)
             snprintf(file, sizeof(file), "/dev/null");
         fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK, 0644);
         assert_true(fd >= 0);
-        st = on_fd(fd, -1, cmd, &secs, NULL);
+        st = on_fd(fd, -1, -1, cmd, &secs, NULL);
         got = ces_test_read_file(seen, NULL);
         snprintf(want, sizeof(want), "%s\n%s\n", file, file);
         if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || strcmp(got, want) != 0)
@@ -1431,7 +1434,7 @@ static void test_stdout_relay_outlived(void **state)
         assert_int_equal(fcntl(c[1], F_SETFL, fcntl(c[1], F_GETFL) | O_NONBLOCK), 0);
         snprintf(cmd, sizeof(cmd), "PATH='%s':\"$PATH\" exec '%s' dot barrier --ranks 2 -o "
                  "'%s/x.svg' --max-memory 0%s </dev/null", bin, CES_TOOL, dir, bounds[k]);
-        st = on_fd(c[1], c[0], cmd, &secs, &said);
+        st = on_fd(c[1], -1, c[0], cmd, &secs, &said);
         snprintf(want, sizeof(want), "cesync: wrote %s/x.svg\n", dir);
         if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || secs > 10 || strcmp(said, want) != 0)
             fail_msg("'cesync dot ... --max-memory 0%s' into an O_NONBLOCK socket, Graphviz's "
@@ -1470,7 +1473,7 @@ static void test_stdout_relay_read_fails(void **state)
                  "ASAN_OPTIONS=\"verify_asan_link_order=0:$ASAN_OPTIONS\" exec '%s' %s "
                  "</dev/null%s%s%s", CES_TOOL, args[k % 2], k < 2 ? "" : " 2>'",
                  k < 2 ? "" : err, k < 2 ? "" : "'");
-        st = on_fd(c[1], c[0], cmd, &secs, &said);
+        st = on_fd(c[1], -1, c[0], cmd, &secs, &said);
         if (k >= 2)
             in_err = ces_test_read_file(err, NULL);
         if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || strcmp(k < 2 ? said : in_err, want) != 0 ||
@@ -1515,7 +1518,7 @@ static void test_stdout_relay_fails_making(void **state)
     snprintf(cmd, sizeof(cmd), "LD_PRELOAD='" CES_RELAY_FAILS_MAKING "' "
              "ASAN_OPTIONS=\"verify_asan_link_order=0:$ASAN_OPTIONS\" exec '%s' print barrier "
              "--ranks 2 -o '%s' </dev/null 2>'%s'", CES_TOOL, x, err);
-    st = on_fd(c[1], c[0], cmd, &secs, &said);
+    st = on_fd(c[1], -1, c[0], cmd, &secs, &said);
     in_err = ces_test_read_file(err, NULL);
     ces_test_dir_entries(out, ents, sizeof(ents));
     if (strcmp(ents, "x.txt;") == 0)
@@ -1533,6 +1536,102 @@ static void test_stdout_relay_fails_making(void **state)
     free(whole);
     free(got);
     ces_test_remove_in(dir, "err\0");
+#else
+    (void)state;
+    skip();
+#endif
+}
+
+/* Standard output and error two O_NONBLOCK sockets, each stood in for by
+ * a pipe of its own, standard output's read failing while standard
+ * error's relay holds the line `check barrier --ranks 2 --dot x.dot` said
+ * there (relay_fails_queued.c preloaded): exit 2, and standard error's
+ * socket gets that line and then the failure's, in that order, standard
+ * output's nothing.  The failure was said at once and the process ended
+ * while the line was queued: it was lost. */
+static void test_stdout_relay_fails_queued(void **state)
+{
+#if defined(CES_RELAY_FAILS_QUEUED)
+    char *dir = ces_test_tmpdir(), cmd[2048], want[1024], *said = NULL, *in_err;
+    double secs;
+    int o[2], e[2], st;
+
+    (void)state;
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, o), 0);
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, e), 0);
+    assert_int_equal(fcntl(o[1], F_SETFL, fcntl(o[1], F_GETFL) | O_NONBLOCK), 0);
+    assert_int_equal(fcntl(e[1], F_SETFL, fcntl(e[1], F_GETFL) | O_NONBLOCK), 0);
+    snprintf(cmd, sizeof(cmd), "LD_PRELOAD='" CES_RELAY_FAILS_QUEUED "' "
+             "ASAN_OPTIONS=\"verify_asan_link_order=0:$ASAN_OPTIONS\" exec '%s' check barrier "
+             "--ranks 2 --dot '%s/x.dot' </dev/null", CES_TOOL, dir);
+    st = on_fd(o[1], e[1], o[0], cmd, &secs, &said);
+    in_err = ces_test_read_fd(e[0], NULL);
+    close(e[0]);
+    snprintf(want, sizeof(want), "cesync: wrote %s/x.dot (the schedule)\ncesync: cannot write to "
+             "standard output: the pipe that stood in for it could not be read: Input/output "
+             "error\n", dir);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || strcmp(in_err, want) != 0 || said[0] != '\0')
+        fail_msg("'cesync check barrier --ranks 2 --dot x.dot' into two O_NONBLOCK sockets, "
+                 "standard output's stand-in pipe failing while standard error's relay holds a "
+                 "line: status %d after %.1f s, standard output:\n%s\nstandard error:\n%s", st,
+                 secs, said, in_err);
+    free(said);
+    free(in_err);
+    ces_test_remove_in(dir, "x.dot\0");
+#else
+    (void)state;
+    skip();
+#endif
+}
+
+/* The relay's read failing once the command ended, its exit status
+ * decided (relay_fails_ended.c preloaded: read(2) of a close-on-exec pipe
+ * fails once the O_NONBLOCK socket, its standard output and error, is back
+ * under number 1, and the exit waits for that): `promela barrier --ranks
+ * 2`, whose pipe then holds nothing and has no writer left (the read that
+ * would have said its end failed), exit 0, its model whole and nothing
+ * more said; `dot barrier --ranks 2 -o x.svg --max-memory 0` whose stand-in
+ * Graphviz's child writes "late" on standard error 2 s after (the pipe
+ * holds those 5 bytes), exit 0, its line and then that the 5 bytes are
+ * lost.  The failure ended each with exit 2, "cannot write to standard
+ * output: the pipe that stood in for it could not be read". */
+static void test_stdout_relay_fails_ended(void **state)
+{
+#if defined(CES_RELAY_FAILS_ENDED)
+    char *dir = ces_test_tmpdir(), bin[600], *model;
+
+    (void)state;
+    snprintf(bin, sizeof(bin), "%s/bin", dir);
+    ces_test_put_program(bin, "dot", "#!/bin/sh\n(sleep 2; echo late >&2) &\ncat >/dev/null\n"
+                                     "echo '<svg/>'\n");
+    assert_int_equal(ces_test_tool(NULL, "promela barrier --ranks 2", &model), 0);
+    for (int k = 0; k < 2; k++) {
+        char cmd[2048], want[2048], *said = NULL;
+        double secs;
+        int c[2], st;
+
+        assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, c), 0);
+        assert_int_equal(fcntl(c[1], F_SETFL, fcntl(c[1], F_GETFL) | O_NONBLOCK), 0);
+        snprintf(cmd, sizeof(cmd), "PATH='%s':\"$PATH\" exec env LD_PRELOAD='"
+                 CES_RELAY_FAILS_ENDED "' ASAN_OPTIONS=\"verify_asan_link_order=0:"
+                 "$ASAN_OPTIONS\" '%s' %s%s%s </dev/null", bin, CES_TOOL,
+                 k == 0 ? "promela barrier --ranks 2" : "dot barrier --ranks 2 -o '",
+                 k == 0 ? "" : dir, k == 0 ? "" : "/x.svg' --max-memory 0");
+        st = on_fd(c[1], -1, c[0], cmd, &secs, &said);
+        if (k == 0)
+            snprintf(want, sizeof(want), "%s", model);
+        else
+            snprintf(want, sizeof(want), "cesync: wrote %s/x.svg\ncesync: dot: what a program "
+                     "it started wrote to standard output after it ended is lost (5 bytes "
+                     "held): the pipe that stood in for it could not be read: Input/output "
+                     "error\n", dir);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || strcmp(said, want) != 0)
+            fail_msg("'%s' into an O_NONBLOCK socket whose stand-in pipe cannot be read once "
+                     "it ended: status %d after %.1f s:\n%s", cmd, st, secs, said);
+        free(said);
+    }
+    free(model);
+    ces_test_remove_in(dir, "bin/dot\0bin\0x.svg\0");
 #else
     (void)state;
     skip();
@@ -1588,7 +1687,7 @@ static void test_stdout_relay_reader_gone(void **state)
                          ign ? "trap '' PIPE; " : "", CES_TOOL, args,
                          cases[i].want != NULL ? "2>" : ">", cases[i].want != NULL ? err :
                          "/dev/null");
-                st[nb] = on_fd(c[1], -1, cmd, &secs, NULL);
+                st[nb] = on_fd(c[1], -1, -1, cmd, &secs, NULL);
                 said[nb] = cases[i].want != NULL ? ces_test_read_file(err, NULL) : strdup("");
                 assert_non_null(said[nb]);
             }
@@ -2972,6 +3071,8 @@ int main(void)
         cmocka_unit_test(test_stdout_relay_outlived),
         cmocka_unit_test(test_stdout_relay_read_fails),
         cmocka_unit_test(test_stdout_relay_fails_making),
+        cmocka_unit_test(test_stdout_relay_fails_queued),
+        cmocka_unit_test(test_stdout_relay_fails_ended),
         cmocka_unit_test(test_stdout_relay_reader_gone),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
