@@ -1019,19 +1019,50 @@ static void test_stdout_write_errors(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Whether process pid holds a pipe that this process holds under none of
+ * its first 64 numbers (a relay's: its pipe's reading end stays open once
+ * the description is back under 1 and 2, which is before a background
+ * job's write of what the pipe held stops it). */
+static bool holds_new_pipe(pid_t pid)
+{
+    for (int fd = 0; fd < 64; fd++) {
+        char path[64], to[64], mine[64];
+        bool own = false;
+        ssize_t n;
+
+        snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, fd);
+        n = readlink(path, to, sizeof(to));
+        if (n <= 5 || n >= (ssize_t)sizeof(to) || strncmp(to, "pipe:", 5) != 0)
+            continue;
+        for (int g = 0; g < 64 && !own; g++) {
+            snprintf(path, sizeof(path), "/proc/self/fd/%d", g);
+            own = readlink(path, mine, sizeof(mine)) == n && memcmp(mine, to, (size_t)n) == 0;
+        }
+        if (!own)
+            return true;
+    }
+    return false;
+}
+
 /* Runs `cesync ARGS` (shell words) with its standard output and error the
  * writing end of a pipe, or of a socket pair, that this process made
  * O_NONBLOCK and filled, as a parent that shares it may leave it: its
  * exit status, and what came through after the fill in *out (malloc'd).
  * Read once it has exited or 1 s has passed; the description is asserted
  * O_NONBLOCK still then.  preload: a library the command runs with
- * (LD_PRELOAD), or NULL. */
+ * (LD_PRELOAD), or NULL: proc_absent.c.  A relay is asserted to stand in
+ * (a pipe of the command's own seen while it waits for the reader, looked
+ * for up to 10 s) where the description is a socket or preload is given,
+ * and none where neither (the pipe opened again): where the preload took
+ * no effect, the pipe was opened again and the relay's tests passed all
+ * the same. */
 static int on_nonblocking(const char *args, bool sock, const char *preload, char **out)
 {
     char cmd[4096], fill[4096], *buf;
     size_t len, filled = 0;
     struct timespec tick = {0, 50000000};
     int c[2], st = 0, done = 0;
+    bool relay = sock || preload != NULL, relayed = false;
     pid_t pid;
 
     assert_int_equal(sock ? socketpair(AF_UNIX, SOCK_STREAM, 0, c) : pipe(c), 0);
@@ -1063,8 +1094,16 @@ static int on_nonblocking(const char *args, bool sock, const char *preload, char
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
     }
-    for (int i = 0; i < 20 && (done = waitpid(pid, &st, WNOHANG)) == 0; i++)
+    for (int i = 0; (i < 20 || (relay && !relayed && i < 200)) &&
+                    (done = waitpid(pid, &st, WNOHANG)) == 0;
+         i++) {
+        relayed = relayed || holds_new_pipe(pid);
         nanosleep(&tick, NULL);
+    }
+    if (relayed != relay)
+        fail_msg("'cesync %s' into a full %s%s: a relay %s", args, sock ? "socket" : "pipe",
+                 preload != NULL ? " without /proc" : "",
+                 relay ? "was never seen to stand in" : "stood in");
     assert_int_not_equal(fcntl(c[1], F_GETFL) & O_NONBLOCK, 0);
     close(c[1]);
     buf = ces_test_read_fd(c[0], &len);
@@ -2734,31 +2773,6 @@ static void test_stdout_terminal_not_another(void **state)
 }
 
 #if defined(__linux__) && defined(CES_PROC_ABSENT)
-/* Whether process pid holds a pipe that this process holds under none of
- * its first 64 numbers (a relay's: its pipe's reading end stays open once
- * the description is back under 1 and 2, which is before a background
- * job's write of what the pipe held stops it). */
-static bool holds_new_pipe(pid_t pid)
-{
-    for (int fd = 0; fd < 64; fd++) {
-        char path[64], to[64], mine[64];
-        bool own = false;
-        ssize_t n;
-
-        snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, fd);
-        n = readlink(path, to, sizeof(to));
-        if (n <= 5 || n >= (ssize_t)sizeof(to) || strncmp(to, "pipe:", 5) != 0)
-            continue;
-        for (int g = 0; g < 64 && !own; g++) {
-            snprintf(path, sizeof(path), "/proc/self/fd/%d", g);
-            own = readlink(path, mine, sizeof(mine)) == n && memcmp(mine, to, (size_t)n) == 0;
-        }
-        if (!own)
-            return true;
-    }
-    return false;
-}
-
 /* Runs `cesync ARGS` (shell words) in a session of its own whose
  * controlling terminal is the slave of the raw pseudo-terminal pair
  * (master, name), its standard output and error that terminal left
