@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "args.h"  /* ces_cuda_settings_read, ces_cuda_stage_max_read, ces_cuda_side_min_read */
-#include "lower.h" /* ces_cuda_coll_select: what ces_alltoall & co. run */
+#include "lower.h" /* ces_cuda_coll_select: what ces_alltoall & co. run; ces_cuda_side_min */
 
 #ifdef CES_HAVE_CUDA
 #include "bench_gpu.h"
@@ -90,7 +90,7 @@ struct bench {
     uint32_t coll, ranks, iters, warmup, chunks, slots, root, wake;
     uint64_t min_bytes, max_bytes, compute_bytes;
     uint64_t stage_max; /* CES_P2P_STAGE_MAX, as the communicators read it */
-    uint64_t side_min;  /* CES_P2P_SIDE_MIN, likewise */
+    uint64_t side_min;  /* CES_P2P_SIDE_MIN, likewise (none with shared queues) */
     double factor;
     int graph, nccl, compute, calibrate, dry, one_way, in_place;
     int calibrated; /* B->model is what --calibrate measured */
@@ -1451,6 +1451,10 @@ int ces_cmd_bench(int argc, char **argv)
         ex = ces_tool_fail("bench: %s", ces_ctx_last_error(ctx));
         goto out;
     }
+    /* and, as each communicator, no side way where its streams share
+     * hardware queues (CUDA_DEVICE_MAX_CONNECTIONS below 8) */
+    B->side_min = ces_cuda_side_min(B->side_min,
+                                    ces_cuda_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS")));
     B->model = *ces_model_find("h200");
     if (B->model_path != NULL && ces_model_load(ctx, B->model_path, NULL, &B->model) != CES_OK) {
         ex = ces_tool_fail("%s", ces_ctx_last_error(ctx));

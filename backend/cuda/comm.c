@@ -152,7 +152,6 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     ces_wd_init(c);
     c->timeout_ms = s->timeout_ms;
     c->p2p_stage_max = s->stage_max;
-    c->p2p_side_min = s->side_min;
     if (ces_cu_load() == NULL) {
         rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                            "the CUDA driver is not available (no GPU, or a driver older than "
@@ -207,8 +206,8 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
                     fail_ctx);
     }
     c->queues = ces_cuda_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS"));
+    c->p2p_side_min = ces_cuda_side_min(s->side_min, c->queues);
     if (ces_cuda_queues_shared(c->queues)) {
-        c->p2p_side_min = UINT64_MAX; /* shared queues: the side streams would gain nothing */
         rc = ces_wd_rescue_open(c);
         if (rc != CES_OK)
             goto fail_stream;

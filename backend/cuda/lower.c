@@ -580,6 +580,11 @@ uint32_t ces_cuda_queues_shared(uint32_t queues)
     return queues < CES_CUDA_QUEUES_DEFAULT ? queues : 0;
 }
 
+uint64_t ces_cuda_side_min(uint64_t side_min, uint32_t queues)
+{
+    return ces_cuda_queues_shared(queues) ? UINT64_MAX : side_min;
+}
+
 /* The queues that n queues (a graph's connections or a process's) give a
  * rank's `streams` streams: 0 when each has one of its own, else n. */
 static uint32_t shared_queues(uint32_t n, uint32_t streams)

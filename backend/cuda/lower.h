@@ -183,6 +183,12 @@ uint32_t ces_cuda_queues(const char *env);
  * (the watchdog's among them) share hardware queues, else 0. */
 uint32_t ces_cuda_queues_shared(uint32_t queues);
 
+/* The side way's threshold of a communicator in a process with `queues`
+ * hardware queues per GPU: side_min (CES_P2P_SIDE_MIN), or UINT64_MAX
+ * (none) where its streams share queues, where the side streams would gain
+ * nothing.  cesync bench predicts ces_send/ces_recv by it. */
+uint64_t ces_cuda_side_min(uint64_t side_min, uint32_t queues);
+
 /* Whether graph g may run in a process with `queues` hardware queues per
  * GPU: the queue model it was checked under must be the process's
  * (docs/SEMANTICS.md, section 2).  `connections 0`, or N at least the

@@ -754,18 +754,28 @@ static void expect_row(const char *dir, const char *args, const char *row)
  * way, docs/PERFORMANCE.md, "sendrecv").  The setting is read as the
  * communicators read it (CES_P2P_STAGE_MAX first; a malformed one is
  * refused in its words); a message of exactly CES_P2P_SIDE_MIN bytes goes
- * the side way; captured messages never do (179.427 either way). */
+ * the side way; captured messages never do (179.427 either way), nor do
+ * any under CUDA_DEVICE_MAX_CONNECTIONS below 8, where a communicator's
+ * streams share hardware queues (the dry run predicted the side way there
+ * too: 47.782 and 175.527). */
 static void test_side_way_predictions(void **state)
 {
     static const struct {
-        const char *env; /* CES_P2P_SIDE_MIN, NULL: unset */
-        double us[3];    /* auto at 4M, 16M, 64M */
+        const char *env;    /* CES_P2P_SIDE_MIN, NULL: unset */
+        const char *queues; /* CUDA_DEVICE_MAX_CONNECTIONS, NULL: unset */
+        double us[3];       /* auto at 4M, 16M, 64M */
     } cases[] = {
-        {NULL, {19.145, 47.782, 175.527}},
-        {"1G", {19.145, 51.082, 178.827}},
-        {"64M", {19.145, 51.082, 175.527}},
-        {"16777217", {19.145, 51.082, 175.527}},
-        {"0", {17.728, 47.782, 175.527}},
+        {NULL, NULL, {19.145, 47.782, 175.527}},
+        {"1G", NULL, {19.145, 51.082, 178.827}},
+        {"64M", NULL, {19.145, 51.082, 175.527}},
+        {"16777217", NULL, {19.145, 51.082, 175.527}},
+        {"0", NULL, {17.728, 47.782, 175.527}},
+        /* shared hardware queues: the communicators send nothing the side
+         * way; 8 queues and a value CUDA reads as 8 do not share them */
+        {NULL, "1", {19.145, 51.082, 178.827}},
+        {"0", "7", {19.145, 51.082, 178.827}},
+        {NULL, "8", {19.145, 47.782, 175.527}},
+        {"0", "x", {17.728, 47.782, 175.527}},
     };
     char *dir = ces_test_tmpdir();
 
@@ -775,6 +785,8 @@ static void test_side_way_predictions(void **state)
 
         if (cases[i].env != NULL)
             assert_int_equal(setenv("CES_P2P_SIDE_MIN", cases[i].env, 1), 0);
+        if (cases[i].queues != NULL)
+            assert_int_equal(setenv("CUDA_DEVICE_MAX_CONNECTIONS", cases[i].queues, 1), 0);
         csv = run_csv(dir, "bench sendrecv --one-way --dry-run --min-bytes 4M --max-bytes 64M "
                            "--factor 4 --variant auto",
                       "s.csv", NULL);
@@ -784,14 +796,16 @@ static void test_side_way_predictions(void **state)
             snprintf(want, sizeof(want), "\nsendrecv,2,%llu,cesync,auto,%.3f,",
                      (unsigned long long)(UINT64_C(4) << (20 + 2 * k)), cases[i].us[k]);
             if (strstr(csv, want) == NULL)
-                fail_msg("CES_P2P_SIDE_MIN=%s: no %s in\n%s",
-                         cases[i].env != NULL ? cases[i].env : "(unset)", want + 1, csv);
+                fail_msg("CES_P2P_SIDE_MIN=%s CUDA_DEVICE_MAX_CONNECTIONS=%s: no %s in\n%s",
+                         cases[i].env != NULL ? cases[i].env : "(unset)",
+                         cases[i].queues != NULL ? cases[i].queues : "(unset)", want + 1, csv);
         }
         free(csv);
         expect_row(dir,
                    "bench sendrecv --one-way --graph --dry-run --min-bytes 64M --max-bytes 64M",
                    "\nsendrecv,2,67108864,cesync,auto,179.427,");
         assert_int_equal(unsetenv("CES_P2P_SIDE_MIN"), 0);
+        assert_int_equal(unsetenv("CUDA_DEVICE_MAX_CONNECTIONS"), 0);
     }
     assert_int_equal(setenv("CES_P2P_SIDE_MIN", "16MB", 1), 0);
     ces_test_tool_says("bench sendrecv --one-way --dry-run --min-bytes 16M --max-bytes 16M", 2,
