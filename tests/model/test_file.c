@@ -362,6 +362,14 @@ static void test_print_refuses(void **state)
     m = *h200;
     m.graph_copies_serial = 2;
     print_refused(ctx, &m, "model print: the model's graph_copies_serial is 2: expected 0 or 1");
+    /* the mode fields, which no file holds, as the prediction refuses them */
+    for (int k = 0; k < 2; k++) {
+        m = *h200;
+        *(k == 0 ? &m.slow_waits : &m.unlinked) = 2;
+        print_refused(ctx, &m,
+                      k == 0 ? "model print: the model's slow_waits is 2: expected 0 or 1"
+                             : "model print: the model's unlinked is 2: expected 0 or 1");
+    }
     m = *h200;
     m.link_gbps = 300;
     print_refused(ctx, &m, "model print: the model's link_gbps is 300, below its peer_copy_gbps "
