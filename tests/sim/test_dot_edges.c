@@ -1188,6 +1188,39 @@ static void test_apart_streams_edge(void **state)
     pin_tail(tail, edges, wrong, drawn, left);
 }
 
+/* Past its 1,024 tries (DOT_APART_TRIES) apart_fits takes it that the run
+ * of waits may take writes landing one after another, and the edge is
+ * kept: r0 waits f == 3, then == 1 and == 2 by turns, seven of them, then
+ * f == 3; r1 writes 1, 2, 1, 2, 1, 2, 3, r2 1, 2, 1, 2, 1, 2, 1 and r2 s1
+ * 3.  The last wait passes on r2 s1's 3 where the first takes r1's 3 and
+ * the seven between take r2's seven writes in turn.  apart_fits tries r1's
+ * writes first for the seven, and each run that takes one of them leaves
+ * the first wait no 3 landing before it (r1's 3 comes after them): it
+ * finds r2's run after 2,585 tries.  Taking the write as one the wait
+ * never passes on past the cap leaves n1_2_7 -> n1_0_8 out, and under
+ * --queues 0,0 n1_2_6 -> n1_0_7 too (49, 49, 29 and 49 edges, 2, 2, 4 and
+ * 2 passes missing).  So 50, 50, 32 and 50 edges, none missing; the one
+ * wrong under --queues 0,0, r1's 3 drawn to the last wait, the cap leaves
+ * too (a search without it rules it out: 31 edges, none wrong). */
+static void test_apart_tries_edge(void **state)
+{
+    static const char tail[] =
+        "phase eager x1\nr0 : wait f[0] == 3\nr0 : wait f[0] == 1\nr0 : wait f[0] == 2\n"
+        "r0 : wait f[0] == 1\nr0 : wait f[0] == 2\nr0 : wait f[0] == 1\nr0 : wait f[0] == 2\n"
+        "r0 : wait f[0] == 1\nr0 : wait f[0] == 3\nr1 : write f[0]@0 = 1\n"
+        "r1 : write f[0]@0 = 2\nr1 : write f[0]@0 = 1\nr1 : write f[0]@0 = 2\n"
+        "r1 : write f[0]@0 = 1\nr1 : write f[0]@0 = 2\nr1 : write f[0]@0 = 3\n"
+        "r2 : write f[0]@0 = 1\nr2 : write f[0]@0 = 2\nr2 : write f[0]@0 = 1\n"
+        "r2 : write f[0]@0 = 2\nr2 : write f[0]@0 = 1\nr2 : write f[0]@0 = 2\n"
+        "r2 : write f[0]@0 = 1\nr2 s1 : write f[0]@0 = 3\n";
+    static const uint64_t edges[4] = {50, 50, 32, 50}, wrong[4] = {0, 0, 1, 0};
+    static const char *const drawn[] = {"n1_2_7 -> n1_0_8", NULL};
+    static const char *const left[] = {NULL};
+
+    (void)state;
+    pin_tail(tail, edges, wrong, drawn, left);
+}
+
 /* Where written_before takes a wait that the initial 0 passes to pass on a
  * write, no pass goes missing: an earlier wait on the rank's other stream
  * (ordered by a record and an await; one process only under --queues 0,0,
@@ -1339,6 +1372,7 @@ int main(void)
         cmocka_unit_test(test_apart_order_edge),
         cmocka_unit_test(test_apart_overwrite_edge),
         cmocka_unit_test(test_apart_streams_edge),
+        cmocka_unit_test(test_apart_tries_edge),
         cmocka_unit_test(test_mixed_edges),
     };
 
