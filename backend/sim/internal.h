@@ -657,6 +657,12 @@ extern uint64_t ces_sim_fp_keep[2];
  * and slot values; search.c): all, none in tests, where every key then
  * takes one entry, the last key's, and is told from it by the compare. */
 extern uint64_t ces_sim_kept_slot;
+/* Whether consumes_race's hash takes the slot values (search.c): it does,
+ * not in tests, where keys of the same program counters then take one
+ * entry, told apart by the compare of the values (with ces_sim_kept_slot
+ * none, a key never meets one of its program counters and other values of
+ * a slot a wait is left on: search.c). */
+extern bool ces_sim_kept_vals;
 /* The bits of the hash of the runs a consume with '==' reads that the
  * building compares with the list last kept for the same bytes (model.c;
  * expected_runs): all, none in tests, where lists of as many runs then

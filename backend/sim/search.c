@@ -1215,6 +1215,11 @@ static void choose(struct search *S, struct frame *f)
  * key takes one entry and the compare alone tells keys apart). */
 uint64_t ces_sim_kept_slot = UINT64_MAX;
 
+/* Whether consumes_race's hash takes the slot values: it does (internal.h;
+ * not in a test, so that keys of the same program counters take one entry
+ * and the compare of the values tells them apart). */
+bool ces_sim_kept_vals = true;
+
 /* Whether an op of another process precedes position k of process q (before
  * q's stop) in their shared hardware queue: q's ops all lie in its queue, so
  * the op's index there exceeds k just then. */
@@ -2431,12 +2436,25 @@ static void ran_scratch(struct search *S)
  * run"): none is pending, and consumes_race_at.  Its answer depends on the
  * program counters and the slot values alone, and is kept under them in
  * S->ran_kept (one entry per hash, a later replacing an earlier) where
- * they are at most RAN_KEY words and the table fit at the first look. */
+ * they are at most RAN_KEY words and the table fit at the first look.
+ * Keys of the same program counters meet with other values of a slot a
+ * wait is left on, which tell them apart: two stores to it in either
+ * order (a flag's reset and a peer's raise; test_kept_values).  They do
+ * so only where the hash puts them in one entry and no key came between:
+ * with every key in one entry (ces_sim_kept_slot none), the next key
+ * with s's program counters after s's is that of a state t reached from
+ * a state on s's path (the initial state, or one looked at before s: one
+ * entered after s would have taken the entry, unless every execution
+ * from it, and so from t, races) by at most one step and the eager ones;
+ * those store only to slots no wait is left on, so of those with one (all
+ * that consumes_race_at reads) at most the step's slot changed, by the
+ * store that the path to s made too: the values are s's. */
 static bool consumes_race(struct search *S, const struct sim_state *st)
 {
     const struct sim_model *m = S->m;
     const uint32_t *pc = SIM_PC(m, st), *val = st->w + m->w_val;
     size_t P = m->nproc, nv = 2 * (size_t)m->nslots;
+    size_t nh = ces_sim_kept_vals ? nv : 0; /* (the words hashed) */
     uint64_t h = 0;
     uint32_t *e;
     bool sure;
@@ -2455,7 +2473,7 @@ static bool consumes_race(struct search *S, const struct sim_state *st)
     }
     for (size_t i = 0; i < P; i++)
         h = (h ^ pc[i]) * UINT64_C(0x9E3779B97F4A7C15);
-    for (size_t i = 0; i < nv; i++)
+    for (size_t i = 0; i < nh; i++)
         h = (h ^ val[i]) * UINT64_C(0x9E3779B97F4A7C15);
     h &= ces_sim_kept_slot;
     e = S->ran_kept + (size_t)((h >> 32) & (RAN_KEPT - 1)) * (P + nv + 1);

@@ -16,10 +16,11 @@
  * without some signals"), and again running random executions from its first
  * state on (section 10, "Classes found by sampling"), also under each delay,
  * with the same verdict.  And the reduced search reports the same with
- * the answers it keeps under their keys all in one entry of their tables.
+ * the answers it keeps under their keys all in one entry of their tables,
+ * and with those of consumes_race in one entry per program counters.
  */
 #include "ces_test.h"
-#include "../../backend/sim/internal.h" /* ces_sim_slice_at, ces_sim_kept_slot, the report */
+#include "../../backend/sim/internal.h" /* ces_sim_slice_at, ces_sim_kept_slot/vals, the report */
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -683,9 +684,11 @@ static void test_bad_fixtures(void **state)
 }
 
 /* The report of a reduced check of g with the kept answers' slot bits
- * `slot` (ces_sim_kept_slot, put back before any assertion can leave). */
+ * `slot` (ces_sim_kept_slot) and consumes_race's hash of the slot values
+ * or not (`vals`, ces_sim_kept_vals), both put back before any assertion
+ * can leave. */
 static struct ces_check_report *check_slot(struct ces_ctx *ctx, const struct ces_graph *g,
-                                           uint64_t slot)
+                                           uint64_t slot, bool vals)
 {
     struct ces_check_opts o;
     struct ces_check_report *r = NULL;
@@ -695,8 +698,10 @@ static struct ces_check_report *check_slot(struct ces_ctx *ctx, const struct ces
     o.max_states = 400000;
     o.max_seconds = 20;
     ces_sim_kept_slot = slot;
+    ces_sim_kept_vals = vals;
     rc = ces_check(ctx, g, &o, &r);
     ces_sim_kept_slot = UINT64_MAX;
+    ces_sim_kept_vals = true;
     if (rc != CES_OK)
         fail_msg("ces_check: %s", ces_ctx_last_error(ctx));
     return r;
@@ -724,8 +729,8 @@ static void test_kept_collisions(void **state)
 
         go.shapes = i < SEEDS ? CES_GEN_CLASSIC : CES_GEN_HANDOFF;
         assert_int_equal(ces_gen_graph(ctx, i < SEEDS ? i : i - SEEDS, &go, &g), CES_OK);
-        r = check_slot(ctx, g, UINT64_MAX);
-        w = check_slot(ctx, g, 0);
+        r = check_slot(ctx, g, UINT64_MAX, true);
+        w = check_slot(ctx, g, 0, true);
         snprintf(what, sizeof what, "cesync gen --seed %u%s", i < SEEDS ? i : i - SEEDS,
                  i < SEEDS ? "" : " --shapes handoff");
         ces_test_same_report(what, "the kept answers in one entry", r, w);
@@ -733,6 +738,49 @@ static void test_kept_collisions(void **state)
         ces_check_report_destroy(w);
         ces_graph_destroy(g);
     }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* consumes_race's answers meet keys of their program counters and other
+ * slot values, which the compare of the values tells apart (with every key
+ * in one entry they never do: the next key with those program counters
+ * has the same values where a wait reads them, search.c).  r0 raises r1's
+ * flag f[0]@1 and resets its own, f[1]@0, then waits for it and copies
+ * into r1's dst; r1 resets its flag and raises r0's, then waits for it
+ * and consumes dst.  The first search found the RACE of the copy with the
+ * consume and no MISMATCH; the second looks at both processes past their
+ * first write twice: r0's raise before r1's reset, f[0]@1 0, where r1
+ * never consumes, then the reset before the raise, f[0]@1 1, where r1
+ * consumes while r0 may hang (its reset after r1's raise): race-free, a
+ * MISMATCH (dst never copied).  With the values left out of the hash
+ * (ces_sim_kept_vals), the two keys take one entry: HANG, RACE and
+ * MISMATCH in 17 states, 6 of them the second search's, as with the whole
+ * hash (without the compare of the values, the second key took the
+ * first's answer: HANG, RACE in 14). */
+static void test_kept_values(void **state)
+{
+    static const char text[] =
+        "cesync 1\nranks 2\nbuffer src 16\nbuffer dst 16\nsignal f u32 2\nphase eager x1\n"
+        "r0 : write f[0]@1 = 1\nr0 : write f[1] = 0\nr0 : wait f[1] == 1\n"
+        "r0 : copy src[0:16] -> dst[0:16]@1\nr1 : write f[0] = 0\nr1 : write f[1]@0 = 1\n"
+        "r1 : wait f[0] == 1\nr1 : consume dst[0:16] == src[0:16]@0\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_check_report *r = check_slot(ctx, g, UINT64_MAX, true);
+    struct ces_check_report *w = check_slot(ctx, g, UINT64_MAX, false);
+    struct ces_check_stats s = ces_check_report_stats(w);
+
+    (void)state;
+    assert_int_equal(ces_check_report_verdict(w), CES_V_HANG | CES_V_RACE | CES_V_MISMATCH);
+    assert_true(s.complete);
+    assert_int_equal(s.states, 17);
+    assert_int_equal(s.race_free_states, 6);
+    ces_test_same_report("the consumes' answers by program counters", "their values unhashed",
+                         r, w);
+    ces_check_report_destroy(r);
+    ces_check_report_destroy(w);
+    ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -750,6 +798,7 @@ int main(void)
         cmocka_unit_test(test_good_fixtures),
         cmocka_unit_test(test_bad_fixtures),
         cmocka_unit_test(test_kept_collisions),
+        cmocka_unit_test(test_kept_values),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
