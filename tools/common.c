@@ -672,6 +672,11 @@ struct stream_relay {
     bool late;     /* the time bound passed with some left (so) */
     uint64_t lost; /* the bytes not given to it (so) */
     bool busy;     /* reading the pipe or giving what it read (relay_lock) */
+    bool reading;  /* in read(2), what it takes not counted yet (relay_lock) */
+    bool hold;     /* to stop at what its pipe holds after that read (so) */
+    uint64_t taken; /* the bytes read from the pipe (relay_lock) */
+    uint64_t done;  /* of them, given or lost (relay_lock) */
+    uint64_t upto;  /* the bytes it reads at most: all, or relay_stop's */
 };
 
 static struct stream_relay relays[2]; /* [0] standard output, [1] error */
@@ -719,6 +724,34 @@ static void relay_drain(struct stream_relay *r)
         pthread_cond_wait(&relay_idle, &relay_lock);
 }
 
+/* Stops r at what its pipe holds now: it reads that and no more.  Under
+ * relay_lock, no read of r's in flight. */
+static void relay_stop(struct stream_relay *r)
+{
+    int queued = 0;
+
+    if (ioctl(r->in, FIONREAD, &queued) != 0 || queued < 0)
+        queued = 0;
+    r->upto = r->taken + (uint64_t)queued;
+    r->hold = false;
+}
+
+/* Waits until r (another relay, standard error's) has given what its pipe
+ * held now, read (or, a read in flight, once that read is counted), and
+ * has it read no more: said after it, a failure's line follows what was
+ * written before it and precedes nothing (a program that writes there
+ * without pause held it back for ever where the pipe had to be found
+ * empty, or r not reading).  Under relay_lock. */
+static void relay_hold(struct stream_relay *r)
+{
+    if (r->reading)
+        r->hold = true;
+    else
+        relay_stop(r);
+    while (r->upto == UINT64_MAX || r->done < r->upto)
+        pthread_cond_wait(&relay_idle, &relay_lock);
+}
+
 /* Writes msg whole to fd (a standard error, or the description a relay
  * stands in for), waiting for room up to the bound: what is left past it,
  * or past a write that fails, is lost. */
@@ -747,7 +780,8 @@ static void relay_say(int fd, const char *msg)
  * may be waiting to write there (a full pipe), would never arrive, and
  * closing the pipe to let that write fail would end it by SIGPIPE
  * unsaid.  What another relay (standard error's own) holds is given
- * first: said before it, the line overtook them, and the end lost them.
+ * first, and nothing it takes after (relay_hold): said before it, the
+ * line overtook them, and the end lost them.
  * Returns where the command's text is all given: the pipe empty with no
  * writer left (its end, which the read failed to say) or the relay ended
  * (ces_tool_streams_end gave the command's text and decided its exit
@@ -778,8 +812,10 @@ static void relay_fail(struct stream_relay *r, int err)
         if (!e->on || (e->fds & (1 << STDERR_FILENO)) == 0)
             continue;
         fd = e->out; /* (never closed: ces_tool_streams_stood_in) */
-        if (e != r)
-            relay_drain(e);
+        if (e != r && !ended)
+            relay_hold(e);
+        else if (e != r)
+            relay_drain(e); /* (the end gives it: nothing is held back) */
     }
     pthread_mutex_unlock(&relay_lock);
     if (strerror_r(err, why, sizeof(why)) != 0)
@@ -810,7 +846,7 @@ static void *relay_run(void *arg)
     for (;;) {
         struct pollfd p = {r->in, POLLIN, 0};
         ssize_t n, w;
-        size_t off = 0;
+        size_t off = 0, want;
         int room;
 
         if (poll(&p, 1, -1) < 0 && errno != EINTR) {
@@ -818,11 +854,24 @@ static void *relay_run(void *arg)
             break;
         }
         /* busy before the read: where the pipe is found empty and the relay
-         * not busy (relay_drain), all it took is given */
+         * not busy (relay_drain), all it took is given; past another's
+         * failure, what the pipe held then and no more (relay_hold) */
         pthread_mutex_lock(&relay_lock);
+        while (r->taken >= r->upto)
+            pthread_cond_wait(&relay_idle, &relay_lock);
+        want = r->upto - r->taken < sizeof(bufs[0]) ? (size_t)(r->upto - r->taken)
+                                                     : sizeof(bufs[0]);
         r->busy = true;
+        r->reading = true;
         pthread_mutex_unlock(&relay_lock);
-        n = read(r->in, buf, sizeof(bufs[0]));
+        n = read(r->in, buf, want);
+        pthread_mutex_lock(&relay_lock);
+        r->reading = false;
+        r->taken += n > 0 ? (uint64_t)n : 0;
+        if (r->hold)
+            relay_stop(r);
+        pthread_cond_broadcast(&relay_idle);
+        pthread_mutex_unlock(&relay_lock);
         if (n == 0)
             break; /* (its end: every writing end closed) */
         if (n < 0 && errno != EINTR) {
@@ -847,6 +896,7 @@ static void *relay_run(void *arg)
         /* (past a failure the pipe is read on: the command never waits) */
         pthread_mutex_lock(&relay_lock);
         r->lost += (uint64_t)n - off;
+        r->done += (uint64_t)n;
         r->busy = false;
         pthread_cond_broadcast(&relay_idle);
         pthread_mutex_unlock(&relay_lock);
@@ -905,6 +955,7 @@ static void relay_start(int fd)
     sigdelset(&all, SIGTTOU);
     /* (on and fds set before the thread can read them: relay_fail) */
     pthread_mutex_lock(&relay_lock);
+    r->upto = UINT64_MAX;
     if (r->in >= 0 && r->out >= 0 && pthread_sigmask(SIG_BLOCK, &all, &was) == 0) {
         made = pthread_create(&thread, NULL, relay_run, r);
         pthread_sigmask(SIG_SETMASK, &was, NULL);

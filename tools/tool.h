@@ -210,7 +210,8 @@ int ces_tool_write_file(const char *cmd, const char *path, const char *text, siz
  * that pipe that fails ends the command at once, exit CES_EXIT_USAGE,
  * said on standard error ("cannot write to standard output: the pipe that
  * stood in for it could not be read: ..."), after what standard error's
- * own relay holds, its outputs' temporary files removed; where it loses
+ * own relay's pipe held then and before anything after, its outputs'
+ * temporary files removed; where it loses
  * none of the command's text (the pipe empty with no writer left, or once
  * ces_tool_streams_end gave it all and decided the exit status) the
  * status stands, and what a program the command started wrote there

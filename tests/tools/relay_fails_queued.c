@@ -9,7 +9,10 @@
  * there, and that read waits until the failure (each wait up to 10 s) and
  * 0.5 s more: the failure comes while a line on standard error is queued
  * in its relay, and is said, where nothing waits for that line, before it.
- * Every other read is read as it would be (readv).
+ * From the failure on, each read of standard error's pipe writes "more"
+ * into it again, as a program that writes there without pause keeps it
+ * from being found empty.  Every other read is read as it would be
+ * (readv).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,6 +51,7 @@ ssize_t read(int fd, void *buf, size_t len)
     struct timespec half = {0, 500000000};
     struct iovec v;
     int flags = fcntl(fd, F_GETFD);
+    ssize_t n;
 
     if (flags >= 0 && (flags & FD_CLOEXEC) != 0 && is_pipe(fd, false)) {
         wait_for(&said);
@@ -62,5 +66,9 @@ ssize_t read(int fd, void *buf, size_t len)
     }
     v.iov_base = buf;
     v.iov_len = len;
-    return readv(fd, &v, 1);
+    n = readv(fd, &v, 1);
+    if (n > 0 && atomic_load(&failed) && is_pipe(fd, true) &&
+        write(STDERR_FILENO, "more\n", 5) != 5)
+        return -1;
+    return n;
 }

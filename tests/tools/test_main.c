@@ -1591,16 +1591,25 @@ static void test_stdout_relay_fails_making(void **state)
 /* Standard output and error two O_NONBLOCK sockets, each stood in for by
  * a pipe of its own, standard output's read failing while standard
  * error's relay holds the line `check barrier --ranks 2 --dot x.dot` said
- * there (relay_fails_queued.c preloaded): exit 2, and standard error's
- * socket gets that line and then the failure's, in that order, standard
+ * there, its pipe never found empty after (relay_fails_queued.c
+ * preloaded: each read puts "more" back): exit 2, and standard error's
+ * socket gets that line, the "more" its pipe held when the failure's
+ * thread stopped the relay (one, or more where that thread came late) and
+ * then the failure's line, in that order and nothing after, standard
  * output's nothing.  The failure was said at once and the process ended
- * while the line was queued: it was lost. */
+ * while the line was queued: it was lost; then the failure's line waited
+ * for a pipe found empty, for ever (killed at 30 s). */
 static void test_stdout_relay_fails_queued(void **state)
 {
 #if defined(CES_RELAY_FAILS_QUEUED)
+    static const char more[] = "more\n", failed[] = "cesync: cannot write to standard output: "
+                                                   "the pipe that stood in for it could not be "
+                                                   "read: Input/output error\n";
     char *dir = ces_test_tmpdir(), cmd[2048], want[1024], *said = NULL, *in_err;
+    size_t head, len, mores = 0;
     double secs;
     int o[2], e[2], st;
+    bool ok;
 
     (void)state;
     assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, o), 0);
@@ -1613,14 +1622,21 @@ static void test_stdout_relay_fails_queued(void **state)
     st = on_fd(o[1], e[1], o[0], cmd, &secs, &said);
     in_err = ces_test_read_fd(e[0], NULL);
     close(e[0]);
-    snprintf(want, sizeof(want), "cesync: wrote %s/x.dot (the schedule)\ncesync: cannot write to "
-             "standard output: the pipe that stood in for it could not be read: Input/output "
-             "error\n", dir);
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || strcmp(in_err, want) != 0 || said[0] != '\0')
+    /* the line, "more" as often as it was read before the failure's
+     * line stopped the relay (once, or more where the failing thread came
+     * late), that line, and nothing after */
+    snprintf(want, sizeof(want), "cesync: wrote %s/x.dot (the schedule)\n", dir);
+    head = strlen(want);
+    len = strlen(in_err);
+    ok = len >= head + sizeof(failed) - 1 && strncmp(in_err, want, head) == 0 &&
+         strcmp(in_err + len - (sizeof(failed) - 1), failed) == 0;
+    for (size_t at = head; ok && at < len - (sizeof(failed) - 1); at += sizeof(more) - 1, mores++)
+        ok = strncmp(in_err + at, more, sizeof(more) - 1) == 0;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || !ok || mores == 0 || said[0] != '\0')
         fail_msg("'cesync check barrier --ranks 2 --dot x.dot' into two O_NONBLOCK sockets, "
                  "standard output's stand-in pipe failing while standard error's relay holds a "
-                 "line: status %d after %.1f s, standard output:\n%s\nstandard error:\n%s", st,
-                 secs, said, in_err);
+                 "line: status %d after %.1f s, standard output:\n%s\nstandard error (%zu "
+                 "bytes, %zu \"more\" lines):\n%.2000s", st, secs, said, len, mores, in_err);
     free(said);
     free(in_err);
     ces_test_remove_in(dir, "x.dot\0");
