@@ -687,6 +687,16 @@ static double relay_seconds;  /* the bound, as the message says it */
 static pid_t relay_pid;       /* the process the relays are of (not a child's) */
 static char relay_pre[64];    /* "CMD: " as ces_tool_streams_end says it (under relay_lock) */
 
+/* The relay that stands in for fd (1 or 2), NULL where none: on and fds
+ * are the main thread's to write (read under relay_lock elsewhere). */
+static struct stream_relay *relay_of(int fd)
+{
+    for (int k = 0; k < 2; k++)
+        if (relays[k].on && (relays[k].fds & (1 << fd)) != 0)
+            return &relays[k];
+    return NULL;
+}
+
 /* Waits until fd (a relay's description) takes some: 1, or 0 once the
  * deadline passed, or -1 where poll(2) fails (errno).  The deadline is
  * looked at every 0.1 s: it may be set while it waits. */
@@ -795,6 +805,7 @@ static void relay_fail(struct stream_relay *r, int err)
     const char *name = r == &relays[0] ? "standard output" : "standard error";
     struct pollfd p = {r->in, POLLIN, 0};
     char why[128], pre[64], held_s[64] = "", msg[640];
+    struct stream_relay *e;
     int fd = STDERR_FILENO, held = -1;
     bool ended;
 
@@ -806,17 +817,13 @@ static void relay_fail(struct stream_relay *r, int err)
     ended = !r->on;
     r->busy = true; /* (the end waits for it: a failed poll left it idle) */
     memcpy(pre, relay_pre, sizeof(pre));
-    for (int k = 0; k < 2; k++) {
-        struct stream_relay *e = &relays[k];
-
-        if (!e->on || (e->fds & (1 << STDERR_FILENO)) == 0)
-            continue;
+    e = relay_of(STDERR_FILENO);
+    if (e != NULL)
         fd = e->out; /* (never closed: ces_tool_streams_stood_in) */
-        if (e != r && !ended)
-            relay_hold(e);
-        else if (e != r)
-            relay_drain(e); /* (the end gives it: nothing is held back) */
-    }
+    if (e != NULL && e != r && !ended)
+        relay_hold(e);
+    else if (e != NULL && e != r)
+        relay_drain(e); /* (the end gives it: nothing is held back) */
     pthread_mutex_unlock(&relay_lock);
     if (strerror_r(err, why, sizeof(why)) != 0)
         snprintf(why, sizeof(why), "error %d", err);
@@ -1018,29 +1025,24 @@ void ces_tool_streams_bound(double deadline, double seconds)
 
 int ces_tool_streams_stood_in(int fd)
 {
-    for (int k = 0; k < 2; k++) {
-        struct stream_relay *r = &relays[k];
+    struct stream_relay *r = relay_of(fd);
 
-        if (!r->on || (r->fds & (1 << fd)) == 0)
-            continue;
-        fflush(stdout);
-        fflush(stderr);
-        /* what it holds first, up to the bound (a relay past it loses it) */
-        pthread_mutex_lock(&relay_lock);
-        relay_drain(r);
-        pthread_mutex_unlock(&relay_lock);
-        return r->out;
-    }
-    return -1;
+    if (r == NULL)
+        return -1;
+    fflush(stdout);
+    fflush(stderr);
+    /* what it holds first, up to the bound (a relay past it loses it) */
+    pthread_mutex_lock(&relay_lock);
+    relay_drain(r);
+    pthread_mutex_unlock(&relay_lock);
+    return r->out;
 }
 
 bool ces_tool_isatty(int fd)
 {
-    /* (on and fds are the main thread's to write) */
-    for (int k = 0; k < 2; k++)
-        if (relays[k].on && (relays[k].fds & (1 << fd)) != 0)
-            return isatty(relays[k].out);
-    return isatty(fd);
+    const struct stream_relay *r = relay_of(fd);
+
+    return isatty(r != NULL ? r->out : fd);
 }
 
 int ces_tool_streams_end(const char *cmd, int rc)

@@ -2641,8 +2641,9 @@ static void test_own_terminal_bound(void **state)
 
 #if defined(__linux__)
 /* A pseudo-terminal pair whose slave passes bytes as they are (no echo,
- * no line editing, no newline made CR LF): true where one was had. */
-static bool raw_pty(int *master, int *slave)
+ * no line editing, no newline made CR LF), the slave's name in name[256]:
+ * true where one was had. */
+static bool raw_pty(int *master, int *slave, char *name)
 {
     struct termios t;
 
@@ -2662,6 +2663,7 @@ static bool raw_pty(int *master, int *slave)
     t.c_oflag &= ~(tcflag_t)OPOST;
     t.c_lflag &= ~(tcflag_t)(ECHO | ECHONL | ICANON | ISIG | IEXTEN);
     assert_int_equal(tcsetattr(*slave, TCSANOW, &t), 0);
+    snprintf(name, 256, "%s", ptsname(*master));
     return true;
 }
 
@@ -2763,15 +2765,13 @@ static void test_stdout_terminal_not_another(void **state)
     int am, as, bm, bs, rc;
 
     (void)state;
-    if (!raw_pty(&am, &as))
+    if (!raw_pty(&am, &as, a_name))
         skip(); /* (no pseudo-terminal to be had) */
-    if (!raw_pty(&bm, &bs)) {
+    if (!raw_pty(&bm, &bs, b_name)) {
         close(am);
         close(as);
         skip();
     }
-    snprintf(a_name, sizeof(a_name), "%s", ptsname(am));
-    snprintf(b_name, sizeof(b_name), "%s", ptsname(bm));
     for (int i = 0; i < 3; i++) {
         assert_int_equal(ces_test_tool(NULL, whole[i], &want), 0);
         if (i < 2)
@@ -2896,9 +2896,8 @@ static void test_stdout_relay_tostop(void **state)
     int m, s, rc;
 
     (void)state;
-    if (!raw_pty(&m, &s))
+    if (!raw_pty(&m, &s, name))
         skip(); /* (no pseudo-terminal to be had) */
-    snprintf(name, sizeof(name), "%s", ptsname(m));
     assert_int_equal(ces_test_tool(NULL, "promela barrier --ranks 2", &want), 0);
     rc = on_relayed_terminal("promela barrier --ranks 2", m, name, true, &got);
     if (rc != 0 || strcmp(got, want) != 0)
@@ -2927,9 +2926,8 @@ static void test_stdout_relay_terminal_progress(void **state)
     int m, s, rc;
 
     (void)state;
-    if (!raw_pty(&m, &s))
+    if (!raw_pty(&m, &s, name))
         skip(); /* (no pseudo-terminal to be had) */
-    snprintf(name, sizeof(name), "%s", ptsname(m));
     rc = on_relayed_terminal("check alltoall --ranks 5 --iterations 2 --no-reduction "
                              "--max-seconds 2.5", m, name, false, &got);
     if (rc != 3 || strncmp(got, "check: ", 7) != 0 ||
