@@ -659,7 +659,28 @@ static double group_call_us(struct ces_model m, uint64_t bytes, uint64_t side_mi
  * the bench predicted 178.827 for 64 MiB before it knew the side way.
  * Below the threshold, sent the side way all the same, 4 MiB takes 17.728
  * (measured 21.4-21.6 against 20.8-21.0, seventh session: the model does
- * not see that the side way loses there). */
+ * not see that the side way loses there).
+ *
+ * What binds a call: the slot's round trip (round_trip_us: the receiver's
+ * wake-up on the full flag in its own memory, its progress write, its
+ * copy-out and credit call, the credit's wake-up on the sender; 14.27 us
+ * at 1 MiB, 15.81 at 4 MiB) or the sender's loop.  Without the side way a
+ * message's credit wait comes after the next message's copy and memop
+ * call, so a call takes the larger of the sender's loop and half the sum
+ * of the round trip and that loop: at 1 MiB the latter (12.71; measured
+ * 11.2-12.0), at 4 MiB the loop (19.15), the round trip 3.3 us short of
+ * binding.  So what the hardware adds at 4 MiB (20.4-21.3 measured) can
+ * be no cost of the receiver's: one large enough to bind there would move
+ * 1 MiB first (docs/PERFORMANCE.md, "sendrecv").  The side way's next copy
+ * into a slot awaits the whole round trip of its last fill, with s2's
+ * event hop and call before it and s1's progress write and s0's event hop
+ * after it. */
+static double round_trip_us(const struct ces_model *m, uint64_t bytes)
+{
+    return 2 * m->signal_push_us + m->progress_write_us + m->per_local_copy_us +
+           (double)bytes / (m->local_copy_gbps * 1e3) + m->memop_batch_us;
+}
+
 static void test_group_side_way(void **state)
 {
     struct ces_model m = *ces_model_find("h200"), linked;
@@ -687,9 +708,19 @@ static void test_group_side_way(void **state)
     assert_us(group_call_us(linked, 64 * M, CES_P2P_SIDE_MIN_DEFAULT),
               m.per_copy_us + 64 * M * bytes_us + 2 * m.memop_batch_us + m.progress_write_us +
                   4 * m.event_us);
+    /* 1 MiB without the side way: the round trip and the sender's loop of
+     * the next message; 4 MiB: the sender's loop, the round trip 3.3 us
+     * short of it */
+    assert_us(group_call_us(m, M, never),
+              (round_trip_us(&m, M) + m.per_copy_us + M * bytes_us + memops) / 2);
+    assert_true(fabs(group_call_us(m, M, never) - 12.713189) < 1e-6);
+    assert_true(m.per_copy_us + 4 * M * bytes_us + memops - round_trip_us(&m, 4 * M) > 3.3);
     /* the side way below its threshold (CES_P2P_SIDE_MIN=0): bound by the
      * slots' round trip instead, the next fill of a slot awaiting the
      * copy-out of its last, two messages back */
+    assert_us(group_call_us(m, 4 * M, 0),
+              (m.event_us + m.memop_batch_us + round_trip_us(&m, 4 * M) + m.progress_write_us +
+               m.event_us + m.per_copy_us + 4 * M * bytes_us) / 2);
     assert_true(fabs(group_call_us(m, 4 * M, 0) - 17.727756) < 1e-6);
 }
 
