@@ -116,14 +116,14 @@ static int read_map(struct ces_ctx *ctx, const char *text, uint32_t ranks, uint3
         lists += *c == '/';
     if (ranks > 0 && lists != 1 && lists != ranks)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "queue map '%s': %" PRIu32 " lists for %" PRIu32
+                             "queue map '%.*s%s': %" PRIu32 " lists for %" PRIu32
                              " rank%s (one list for every rank, or one per rank split by /)",
-                             text, lists, ranks, ces_plural(ranks));
+                             CES_SHOWN(text), lists, ranks, ces_plural(ranks));
     if (ranks == 0 && lists > CES_MAX_RANKS)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "queue map '%s': %" PRIu32 " lists; expected one list for every "
+                             "queue map '%.*s%s': %" PRIu32 " lists; expected one list for every "
                              "rank, or one per rank split by /, of which a schedule has at most %u",
-                             text, lists, CES_MAX_RANKS);
+                             CES_SHOWN(text), lists, CES_MAX_RANKS);
     for (uint32_t l = 0; l < lists; l++) {
         uint32_t n = 0;
 
@@ -133,25 +133,25 @@ static int read_map(struct ces_ctx *ctx, const char *text, uint32_t ranks, uint3
 
             if (*s < '0' || *s > '9')
                 return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                     "queue map '%s': expected a queue number at column %zu", text,
-                                     (size_t)(s - text) + 1);
+                                     "queue map '%.*s%s': expected a queue number at column %zu",
+                                     CES_SHOWN(text), (size_t)(s - text) + 1);
             v = strtoul(s, &end, 10);
             /* one wording whatever the streams ("a rank's 1 stream take
              * queues 0..0" needed a second); the number as given (past
              * ULONG_MAX strtoul gave that) */
             if (ranks > 0 && v >= streams)
                 return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                     "queue map '%s': queue %.*s%s at column %zu; expected a "
+                                     "queue map '%.*s%s': queue %.*s%s at column %zu; expected a "
                                      "queue number less than the streams per rank, %" PRIu32,
-                                     text, CES_SHOWN_LEN((size_t)(end - s)), s,
+                                     CES_SHOWN(text), CES_SHOWN_LEN((size_t)(end - s)), s,
                                      CES_SHOWN_MORE((size_t)(end - s)), (size_t)(s - text) + 1,
                                      streams);
             if (ranks == 0 && v >= CES_MAX_STREAMS)
                 return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                     "queue map '%s': queue %.*s%s at column %zu; expected a "
+                                     "queue map '%.*s%s': queue %.*s%s at column %zu; expected a "
                                      "queue number less than the streams per rank, of which a "
                                      "rank has at most %u",
-                                     text, CES_SHOWN_LEN((size_t)(end - s)), s,
+                                     CES_SHOWN(text), CES_SHOWN_LEN((size_t)(end - s)), s,
                                      CES_SHOWN_MORE((size_t)(end - s)), (size_t)(s - text) + 1,
                                      CES_MAX_STREAMS);
             if (n < streams && map != NULL)
@@ -164,24 +164,24 @@ static int read_map(struct ces_ctx *ctx, const char *text, uint32_t ranks, uint3
         }
         if (*s != '\0' && *s != '/')
             return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                 "queue map '%s': expected ',' or '/' at column %zu", text,
-                                 (size_t)(s - text) + 1);
+                                 "queue map '%.*s%s': expected ',' or '/' at column %zu",
+                                 CES_SHOWN(text), (size_t)(s - text) + 1);
         if (ranks > 0 && n != streams)
             return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                 "queue map '%s': list %" PRIu32 " has %" PRIu32
+                                 "queue map '%.*s%s': list %" PRIu32 " has %" PRIu32
                                  " number%s; expected one per stream, %" PRIu32,
-                                 text, l + 1, n, ces_plural(n), streams);
+                                 CES_SHOWN(text), l + 1, n, ces_plural(n), streams);
         if (ranks == 0 && n > CES_MAX_STREAMS)
             return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                 "queue map '%s': list %" PRIu32 " has %" PRIu32
+                                 "queue map '%.*s%s': list %" PRIu32 " has %" PRIu32
                                  " numbers; expected one per stream, of which a rank has at most "
-                                 "%u", text, l + 1, n, CES_MAX_STREAMS);
+                                 "%u", CES_SHOWN(text), l + 1, n, CES_MAX_STREAMS);
         if (ranks == 0 && l > 0 && n != first)
             return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                 "queue map '%s': list %" PRIu32 " has %" PRIu32
+                                 "queue map '%.*s%s': list %" PRIu32 " has %" PRIu32
                                  " number%s, list 1 %" PRIu32 "; expected one per stream in "
                                  "every list",
-                                 text, l + 1, n, ces_plural(n), first);
+                                 CES_SHOWN(text), l + 1, n, ces_plural(n), first);
         first = l == 0 ? n : first;
         if (*s == '/')
             s++;

@@ -1370,12 +1370,12 @@ static void never_valid(const char *dir, const char *long_path)
     }
     /* a list of 65 numbers, 1025 lists */
     snprintf(opts, sizeof(opts), "--max-seconds 0.5 --queues %s", zeros(list, 65, ','));
-    snprintf(want, sizeof(want), "cesync: check: --queues: queue map '%s': list 1 has 65 "
+    snprintf(want, sizeof(want), "cesync: check: --queues: queue map '%.48s...': list 1 has 65 "
              "numbers; expected one per stream, of which a rank has at most 64\n", list);
     file_says(long_path, opts, 2, want);
     file_says(path, opts + 18, 2, want);
     snprintf(opts, sizeof(opts), "--max-seconds 0.5 --queues %s", zeros(list, 1025, '/'));
-    snprintf(want, sizeof(want), "cesync: check: --queues: queue map '%s': 1025 lists; expected "
+    snprintf(want, sizeof(want), "cesync: check: --queues: queue map '%.48s...': 1025 lists; expected "
              "one list for every rank, or one per rank split by /, of which a schedule has at "
              "most 1024\n", list);
     file_says(long_path, opts, 2, want);
@@ -1391,11 +1391,11 @@ static void never_valid(const char *dir, const char *long_path)
     file_says(path, "--fault stop:r1023#0", 2, "cesync: check: fault stop:r1023#0: no such rank "
               "(ranks 0..15)\n");
     snprintf(opts, sizeof(opts), "--queues %s", zeros(list, 64, ','));
-    snprintf(want, sizeof(want), "cesync: check: --queues: queue map '%s': list 1 has 64 "
+    snprintf(want, sizeof(want), "cesync: check: --queues: queue map '%.48s...': list 1 has 64 "
              "numbers; expected one per stream, 1\n", list);
     file_says(path, opts, 2, want);
     snprintf(opts, sizeof(opts), "--queues %s", zeros(list, 1024, '/'));
-    snprintf(want, sizeof(want), "cesync: check: --queues: queue map '%s': 1024 lists for 16 "
+    snprintf(want, sizeof(want), "cesync: check: --queues: queue map '%.48s...': 1024 lists for 16 "
              "ranks (one list for every rank, or one per rank split by /)\n", list);
     file_says(path, opts, 2, want);
     o = stopped_run(long_path, "--queues 63 --replay 65535 --fault drop:r1023.s63#0 --fault "

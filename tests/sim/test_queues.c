@@ -166,6 +166,21 @@ static void test_text(void **state)
     assert_string_equal(ces_ctx_last_error(ctx), "queue map '0,0,1/0,0,1': 2 lists for 1 rank "
                                                  "(one list for every rank, or one per rank "
                                                  "split by /)");
+    {
+        /* a map of 1024 ranks of 4 streams, 8191 bytes, quoted by its first
+         * 48 and "...": quoted whole, the message (at most CES_ERRMSG_MAX
+         * bytes) ended within the map and never said what was wrong */
+        static char text[1024 * 8];
+        static uint32_t big[1024 * 4];
+
+        for (size_t r = 0; r < 1024; r++)
+            memcpy(text + 8 * r, r < 1023 ? "0,1,2,3/" : "0,1,2,4", 8);
+        assert_int_equal(ces_queue_map_parse(ctx, text, 1024, 4, big), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "queue map '0,1,2,3/0,1,2,3/0,1,2,3/0,1,2,3/0,1,2,3/0,1,2,3/...': "
+                            "queue 4 at column 8191; expected a queue number less than the "
+                            "streams per rank, 4");
+    }
     ces_test_ctx_end(ctx, &st);
 }
 
