@@ -2,7 +2,14 @@
  * model/predict.c - the cost model: a discrete-event run of a graph on a
  * machine model that predicts its time.
  *
- * Every (rank, stream) runs its unrolled ops in order.  Copies in flight
+ * Every (rank, stream) runs its unrolled ops in order.  Where a rank's
+ * streams share hardware queues (connections N below the streams, not
+ * `any`), stream k enters queue k mod N as the checker maps it, and an op
+ * starts only once the op enqueued before it on its queue has ended (a
+ * copy its bytes, a wait once it passed): the order is that of the CUDA
+ * backend's calls (memops at their flush, a batch at its end), so a wait
+ * blocked at a queue's head holds the other streams' ops behind it, and a
+ * schedule the checker finds blocked so does not finish.  Copies in flight
  * share resources max-min fairly: each GPU's NVLink egress and ingress
  * (link_gbps, each copy between GPUs at most peer_copy_gbps) and its
  * memory (local_copy_gbps); at most copy_engines
@@ -99,13 +106,14 @@ struct inst {
     uint8_t done;
     uint8_t cat;
     int64_t match;  /* await: its record instance; -1 */
+    int64_t qprev;  /* the op enqueued before it on its shared hardware queue; -1 */
     double host;    /* enqueued by the host at */
     double end;
     double host_gap; /* time the GPU waited for the host before it */
     int64_t cause;   /* instance whose end released it; -1 = time 0 */
 };
 
-enum sstate { S_RUN, S_BUSY, S_WAIT_SLOT, S_WAIT_EVENT, S_WAIT_COPIES, S_DONE };
+enum sstate { S_RUN, S_BUSY, S_WAIT_SLOT, S_WAIT_EVENT, S_WAIT_COPIES, S_WAIT_QUEUE, S_DONE };
 
 struct pstream {
     struct ces_vec ids; /* size_t instance ids in program order */
@@ -164,6 +172,8 @@ struct psim {
     uint64_t *sig_base;    /* [nsignals + 1]: the number of each signal's first slot */
     struct ces_vec future; /* double: visibility times not reached yet */
     struct ces_op *launch_ops; /* [2 * streams]: record, await on each stream */
+    uint32_t queues;       /* hardware queues the streams of a rank share; 0: one each */
+    int64_t *qlast;        /* [ranks * queues] while building: the op enqueued last */
     uint64_t seq;
     double t;
     struct ces_predict res;
@@ -263,6 +273,23 @@ static int block_empty(struct psim *s, uint32_t b)
     return 1;
 }
 
+/* Instance id enters its stream's hardware queue, where the streams of a
+ * rank share queues (stream k on queue k mod s->queues, as the checker
+ * maps them: docs/SEMANTICS.md, section 2): it runs once the op enqueued
+ * there before it has ended.  Called in the order the CUDA backend issues
+ * the calls (ces_cuda_lower: memops at their flush, a batch at its end). */
+static void enqueue(struct psim *s, size_t id)
+{
+    struct inst *in = I(s, id);
+    int64_t *last;
+
+    if (s->queues == 0)
+        return;
+    last = &s->qlast[(size_t)in->rank * s->queues + in->stream % s->queues];
+    in->qprev = *last;
+    *last = (int64_t)id;
+}
+
 /* Issues the memops of stream k pending since instance pfrom[k] (none when
  * SIZE_MAX) as the CUDA backend's flush_memops does: calls of at most
  * max_memops_per_batch ops (3 or more: ces_model_require), a call that
@@ -314,8 +341,10 @@ static int flush_pending(struct psim *s, uint32_t k, size_t *pfrom, uint64_t *co
         if (!graph)
             *host += s->m->host_call_us;
         PEND(at)->group_first = 1;
-        for (size_t j = at; j < at + n; j++)
+        for (size_t j = at; j < at + n; j++) {
             PEND(j)->host = *host;
+            enqueue(s, CES_VEC_AT(pend, size_t, j));
+        }
         end_group(s, (int64_t)CES_VEC_AT(pend, size_t, at + n - 1), waits, graph);
         at += n;
     }
@@ -381,12 +410,14 @@ static int64_t push_launch_op(struct psim *s, uint32_t r, uint32_t b, int graph,
     in.graph = (uint8_t)graph;
     in.launch = 1;
     in.match = match;
+    in.qprev = -1;
     in.cause = -1;
     in.host = host;
     if (ces_vec_push(s->ctx, &s->insts, sizeof(in), &in) != CES_OK ||
         ces_vec_push(s->ctx, &s->ss[(size_t)r * s->streams + stream].ids, sizeof(size_t), &id) !=
             CES_OK)
         return -1;
+    enqueue(s, id);
     return (int64_t)id;
 }
 
@@ -468,12 +499,16 @@ static int build(struct psim *s)
     pfrom = ces_malloc(s->ctx, sizeof(*pfrom) * s->streams);
     in_batch = ces_malloc(s->ctx, s->streams);
     batch_at = ces_malloc(s->ctx, sizeof(*batch_at) * s->streams);
+    s->qlast = ces_malloc(s->ctx, sizeof(*s->qlast) * ((size_t)s->ranks * s->queues + 1));
     memset(&pend, 0, sizeof(pend));
     if (last_rec == NULL || sidx == NULL || host == NULL || copied == NULL || carried == NULL ||
-        links == NULL || pfrom == NULL || in_batch == NULL || batch_at == NULL) {
+        links == NULL || pfrom == NULL || in_batch == NULL || batch_at == NULL ||
+        s->qlast == NULL) {
         rc = ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
         goto out;
     }
+    for (size_t i = 0; i < (size_t)s->ranks * s->queues; i++)
+        s->qlast[i] = -1;
     for (size_t i = 0; i < (size_t)nev * s->ranks; i++)
         last_rec[i] = -1;
     memset(sidx, 0, sizeof(*sidx) * (size_t)s->ranks * s->streams);
@@ -518,6 +553,9 @@ static int build(struct psim *s)
                     struct inst in;
                     size_t id = s->insts.len;
                     struct pstream *ps = &s->ss[(size_t)r * s->streams + op->stream];
+                    /* issued here, not with its memops or its batch */
+                    int now = !is_memop(op->kind) && op->kind != CES_OP_BATCH &&
+                              op->kind != CES_OP_END && !in_batch[op->stream];
 
                     memset(&in, 0, sizeof(in));
                     in.op = op;
@@ -527,6 +565,7 @@ static int build(struct psim *s)
                     in.block = b;
                     in.graph = (uint8_t)graph;
                     in.match = -1;
+                    in.qprev = -1;
                     in.cause = -1;
                     /* captured, the backend leaves out an await of a record
                      * outside the block (the fork and join order it): no
@@ -595,6 +634,16 @@ static int build(struct psim *s)
                         rc = ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
                         goto out;
                     }
+                    if (now) {
+                        enqueue(s, id);
+                    } else if (op->kind == CES_OP_END) {
+                        /* a batch enters its queue whole at its end, as
+                         * the backend issues it: after the calls of other
+                         * streams between (only copies are inside it) */
+                        for (size_t i = batch_at[op->stream]; i <= id; i++)
+                            if (I(s, i)->stream == op->stream)
+                                enqueue(s, i);
+                    }
                 }
                 for (uint32_t k = 0; k < s->streams && rc == CES_OK; k++)
                     rc = flush_pending(s, k, pfrom, copied, graph, &host[r], &pend);
@@ -623,6 +672,8 @@ out:
     ces_free(s->ctx, pfrom);
     ces_free(s->ctx, in_batch);
     ces_free(s->ctx, batch_at);
+    ces_free(s->ctx, s->qlast);
+    s->qlast = NULL;
     ces_vec_free(s->ctx, &pend);
     return rc;
 }
@@ -1078,6 +1129,12 @@ static int step(struct psim *s, size_t k)
     id = CES_VEC_AT(&ps->ids, size_t, ps->pc);
     in = I(s, id);
     op = in->op;
+    if (!in->begun && in->qprev >= 0 && !I(s, (size_t)in->qprev)->done) {
+        /* behind another stream's op in their shared queue: idle */
+        ps->primed = 0;
+        ps->state = S_WAIT_QUEUE;
+        return 1;
+    }
     if (!in->begun) {
         in->begun = 1;
         in->cause = ps->ready_cause;
@@ -1309,6 +1366,16 @@ static int wake(struct psim *s)
                 changed = 1;
             }
             break;
+        case S_WAIT_QUEUE:
+            /* the op ahead of it in the queue ended after the stream's own
+             * last op: that released it */
+            in = I(s, CES_VEC_AT(&ps->ids, size_t, ps->pc));
+            if (I(s, (size_t)in->qprev)->done) {
+                ps->ready_cause = in->qprev;
+                ps->state = S_RUN;
+                changed = 1;
+            }
+            break;
         default:
             break;
         }
@@ -1483,13 +1550,10 @@ int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m, const stru
     rc = ces_model_require(ctx, m, g, "predict");
     if (rc != CES_OK)
         return rc;
-    /* a stream blocked behind another's op in a shared queue is not timed */
-    if (ces_graph_connections(g) > 0 && ces_graph_connections(g) < s.streams)
-        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                             "predict: the model does not time streams that share hardware "
-                             "queues (connections %" PRIu32 ", %" PRIu32 " streams); predict the "
-                             "schedule with connections 0 (a queue per stream)",
-                             ces_graph_connections(g), s.streams);
+    /* streams sharing hardware queues: `connections any` is timed with a
+     * queue per stream */
+    if (ces_graph_connections(g) < s.streams)
+        s.queues = ces_graph_connections(g);
     nst = (size_t)s.ranks * s.streams;
     s.ss = ces_malloc(ctx, sizeof(*s.ss) * nst);
     if (s.ss != NULL)

@@ -91,6 +91,7 @@ struct bench {
     uint64_t min_bytes, max_bytes, compute_bytes;
     uint64_t stage_max; /* CES_P2P_STAGE_MAX, as the communicators read it */
     uint64_t side_min;  /* CES_P2P_SIDE_MIN, likewise (none with shared queues) */
+    uint32_t queues;    /* CUDA_DEVICE_MAX_CONNECTIONS's hardware queues per GPU */
     double factor;
     int graph, nccl, compute, calibrate, dry, one_way, in_place;
     int calibrated; /* B->model is what --calibrate measured */
@@ -746,6 +747,7 @@ static int variant_graph(struct ces_ctx *ctx, const struct bench *B, int variant
                          uint64_t bytes, uint32_t iterations, struct ces_graph **out)
 {
     struct ces_coll_params p;
+    int rc;
 
     *out = NULL;
     if (variant == V_AUTO && B->coll == CES_COLL_SENDRECV)
@@ -781,7 +783,13 @@ static int variant_graph(struct ces_ctx *ctx, const struct bench *B, int variant
         p.chunks = B->chunks;
         p.slots = B->slots;
     }
-    return ces_coll_build(ctx, &p, out);
+    /* streams that outnumber the hardware queues share them, declared as
+     * the backend's collective call and the run's variants declare it
+     * (ces_cuda_queues_adopt): the model times the sharing */
+    rc = ces_coll_build(ctx, &p, out);
+    if (rc == CES_OK)
+        rc = ces_cuda_queues_adopt(*out, B->queues); /* no error: queues <= 32 */
+    return rc;
 }
 
 /* The model's time of one iteration of `variant` at `bytes` in steady state
@@ -1240,9 +1248,11 @@ static void print_header(const struct bench *B, FILE *f)
         ces_tool_put_name(f, B->nccl_info);
         fputc('\n', f);
     }
-    if (!B->dry) {
+    if (!B->dry || ces_cuda_queues_shared(B->queues)) {
         /* The hardware work queues per GPU change how often the polled
-         * barriers run in their slow mode (docs/PERFORMANCE.md, "Two modes"). */
+         * barriers run in their slow mode (docs/PERFORMANCE.md, "Two modes");
+         * fewer than 8 are shared by the streams of a variant that has more,
+         * which the predictions time, a dry run's too. */
         const char *conn = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
 
         fputs("# CUDA_DEVICE_MAX_CONNECTIONS=", f);
@@ -1453,8 +1463,8 @@ int ces_cmd_bench(int argc, char **argv)
     }
     /* and, as each communicator, no side way where its streams share
      * hardware queues (CUDA_DEVICE_MAX_CONNECTIONS below 8) */
-    B->side_min = ces_cuda_side_min(B->side_min,
-                                    ces_cuda_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS")));
+    B->queues = ces_cuda_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS"));
+    B->side_min = ces_cuda_side_min(B->side_min, B->queues);
     B->model = *ces_model_find("h200");
     if (B->model_path != NULL && ces_model_load(ctx, B->model_path, NULL, &B->model) != CES_OK) {
         ex = ces_tool_fail("%s", ces_ctx_last_error(ctx));

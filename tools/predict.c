@@ -18,8 +18,9 @@ static const char predict_usage[] =
     "\n"
     "Predicts the schedule's time with the machine model instead of checking it: the\n"
     "total and per-iteration time, the critical path split into copy, signal, memop,\n"
-    "event and host time, in both the fast and the slow mode of blocked waits.  Each\n"
-    "stream has a hardware queue of its own (streams sharing one are refused).\n"
+    "event and host time, in both the fast and the slow mode of blocked waits.  Streams\n"
+    "share hardware queues as the schedule's connections say (stream s on queue s mod N):\n"
+    "an op waits for the one enqueued before it on its queue.\n"
     "\n"
     "  --model FILE   a model file (key = value, bench --calibrate's) over the kind's table\n"
     "  --kind K       the machine kind (default h200)\n"
@@ -28,7 +29,7 @@ static const char predict_usage[] =
 static const char predict_tail[] =
     "\n"
     "Exit: 0 predicted, 1 it does not finish (the blocked op named), 2 bad usage or input,\n"
-    "or one the machine cannot run or the model does not time (streams sharing a queue).\n"
+    "or one the machine cannot run or the model does not time (too many op instances).\n"
     "Example: cesync check --predict alltoall --ranks 2 --bytes 1M\n"
     "Full reference: docs/CLI.md, section \"check --predict\".\n";
 
@@ -196,6 +197,10 @@ int ces_cmd_predict(int argc, char **argv)
     if (ces_graph_connections(g) == CES_CONNECTIONS_ANY && ces_graph_streams(g) > 1)
         printf("queues: one per stream (connections any: the time where CUDA puts streams "
                "on a shared queue is not predicted)\n");
+    else if (ces_graph_connections(g) > 0 && ces_graph_connections(g) < ces_graph_streams(g))
+        printf("queues: %" PRIu32 " shared by the %" PRIu32 " streams of each rank (stream s "
+               "on queue s mod %" PRIu32 ")\n",
+               ces_graph_connections(g), ces_graph_streams(g), ces_graph_connections(g));
     printf("predicted: %.2f us total, %.2f us per iteration\n", p.total_us, p.iter_us);
     /* the slow mode delays the waits and awaits that blocked, to
      * slow_wake_us (never below the model's own hops), and holds a polled

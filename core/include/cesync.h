@@ -1368,7 +1368,10 @@ struct ces_predict {
 };
 
 /* Predicts the time of a validated graph on a machine: every stream runs its
- * unrolled ops in order; copies in flight share each GPU's link out, link in
+ * unrolled ops in order, where streams share hardware queues (`connections`
+ * N above 0 but below the streams: stream s on queue s mod N; `any` gives
+ * each a queue of its own) once the op enqueued before it on its queue, as
+ * the CUDA backend issues them, has ended; copies in flight share each GPU's link out, link in
  * (link_gbps; one copy between GPUs at most peer_copy_gbps) and memory
  * (local_copy_gbps) max-min fairly, at most copy_engines at once per
  * issuing GPU; a wait resumes signal_local_us,
@@ -1391,13 +1394,9 @@ struct ces_predict {
  * CES_ERR_SEMANTIC if the schedule does not finish under this timing (names
  * a blocked op), CES_ERR_UNSUPPORTED if it uses what the machine lacks
  * (flush without can_flush_remote_writes, a u64 slot without 64-bit memops,
- * more ranks than max_ranks), if max_memops_per_batch is below 3 (no room
+ * more ranks than max_ranks) or if max_memops_per_batch is below 3 (no room
  * for a wait and the watchdog's writes in one call: the CUDA backend lowers
- * nothing there) or if its streams share hardware queues
- * (`connections` above 0 but below its streams: the model gives every
- * stream a queue of its own, as `connections 0` runs it and `any` where the
- * process has a queue for each stream - it runs under any queues),
- * CES_ERR_LIMIT if the unrolled graph (graph replays and the fork and join
+ * nothing there), CES_ERR_LIMIT if the unrolled graph (graph replays and the fork and join
  * of every replay on several streams included, as `ops` counts them) has
  * more than 2^24 op instances. */
 CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,

@@ -1243,35 +1243,105 @@ static void test_memop_batches_as_lowered(void **state)
  * issuer and written back out, even between two regions of one GPU (it
  * was priced as a copy inside a GPU); it shares the links with the copies
  * they carry. */
-/* Streams that share hardware queues are not timed (a stream blocked
- * behind another's op): refused, naming what to do; connections at least
- * the streams, or any, are queues of their own. */
-static void test_shared_queues_refused(void **state)
+/* Streams that share a hardware queue (stream k on queue k mod N, as the
+ * checker maps them) run their ops in the order they were enqueued there,
+ * each once the one before it ended.  Rank 0's three copies on three
+ * streams share no resource and no engine (s0 to rank 1: 1 + 4 us; s1 from
+ * rank 1: 1 + 2; s2 inside rank 0: 1 + 0.25): on queues of their own
+ * (connections 0, 3 or any) they take the longest, 5 us; on one queue the
+ * sum, 9.25; on two s0 and then s2 on queue 0 beside s1: 6.25.  The model
+ * refused every schedule with connections 1 or 2 here. */
+static void test_shared_queue_serializes(void **state)
 {
+    static const uint32_t conn[5] = {0, 1, 2, 3, CES_CONNECTIONS_ANY};
+    static const double want[5] = {5.0, 9.25, 6.25, 5.0, 5.0};
     struct ces_model m = round_model();
-    static const uint32_t conn[4] = {1, 2, 3, CES_CONNECTIONS_ANY};
 
     (void)state;
-    for (uint32_t k = 0; k < 4; k++) {
+    m.copy_engines = 3;
+    for (uint32_t k = 0; k < 5; k++) {
         struct fx f;
         struct ces_predict p;
 
-        fx_init(&f, 1, 3, CES_PHASE_EAGER, 1);
+        fx_init(&f, 2, 3, CES_PHASE_EAGER, 1);
         assert_int_equal(ces_graph_set_connections(f.g, conn[k]), CES_OK);
-        op(&f, 0, wr(&f, 0, 0, 1));
-        assert_int_equal(ces_graph_validate(f.g, NULL), CES_OK);
-        if (conn[k] < 3) {
-            char want[200];
-
-            assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_UNSUPPORTED);
-            snprintf(want, sizeof(want), "predict: the model does not time streams that share "
-                     "hardware queues (connections %u, 3 streams); predict the schedule with "
-                     "connections 0 (a queue per stream)", (unsigned)conn[k]);
-            assert_string_equal(ces_ctx_last_error(f.ctx), want);
-        } else {
-            assert_us(predict(&f, &m).path_memop_us, 0.5);
-        }
+        op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+        op(&f, 0, copy(&f, 1, 1, 4000, 0, 2000));
+        op(&f, 0, copy(&f, 2, 0, 8000, 0, 1000));
+        p = predict(&f, &m);
+        assert_us(p.total_us, want[k]);
+        assert_us(p.path_copy_us, want[k]);
         fx_end(&f);
+    }
+}
+
+/* A shared queue holds the ops in the order the CUDA backend issues them,
+ * not in line order: a batch goes out at its end, after the calls of other
+ * streams between (emit_batch of backend/cuda/lower.c).  Rank 0's s1 wait
+ * is written between s0's batch and its end, so it enters the one queue
+ * first: it passes at 3.5 (r1's write posted at 0.5, pushed 3 us), and the
+ * copy to rank 1 runs after it, 1 + 4 us: 8.5.  In line order the copy
+ * would end at 5 and the wait pass at 5.5; on queues of their own, 5. */
+static void test_shared_queue_batch_at_end(void **state)
+{
+    struct ces_model m = round_model();
+
+    (void)state;
+    for (uint32_t conn = 0; conn < 2; conn++) {
+        struct fx f;
+        struct ces_op w;
+
+        fx_init(&f, 2, 2, CES_PHASE_EAGER, 1);
+        assert_int_equal(ces_graph_set_connections(f.g, conn), CES_OK);
+        w = wt(&f, 0, 0, 1);
+        w.stream = 1;
+        op(&f, 0, simple(CES_OP_BATCH, 0));
+        op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+        op(&f, 0, w);
+        op(&f, 0, simple(CES_OP_END, 0));
+        op(&f, 1, wr(&f, 0, 0, 1));
+        assert_us(predict(&f, &m).total_us, conn == 1 ? 8.5 : 5.0);
+        fx_end(&f);
+    }
+}
+
+/* A wait blocked at the head of a shared queue holds the other streams'
+ * ops behind it: each rank's s0 waits for the flag that the peer's s1
+ * raises, and with one queue (connections 1) each s1 write waits behind its
+ * own rank's s0 wait.  The checker finds the DEADLOCK, and the model names
+ * the blocked wait (it refused the schedule); with a queue per stream the
+ * exchange is OK and takes 3.5 us (a memop batch, the push). */
+static void test_shared_queue_blocked(void **state)
+{
+    struct ces_model m = round_model();
+
+    (void)state;
+    for (uint32_t conn = 0; conn < 3; conn++) {
+        struct ces_test_alloc st;
+        struct ces_ctx *ctx = ces_test_ctx(&st);
+        struct ces_graph *g;
+        struct ces_predict p;
+        char text[400];
+
+        snprintf(text, sizeof(text),
+                 "cesync 1\nranks 2\nstreams 2\nconnections %u\nsignal flag u32 2\n"
+                 "phase eager x1\nr* : wait flag[1-$r] >= 1\n"
+                 "r* s1 : write flag[$r]@(1-$r) = 1\n",
+                 (unsigned)conn);
+        g = ces_test_text_graph(ctx, text);
+        if (conn == 1) {
+            assert_int_equal(ces_test_verdict(ctx, g), CES_V_DEADLOCK);
+            assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_ERR_SEMANTIC);
+            assert_string_equal(ces_ctx_last_error(ctx),
+                                "predict: the schedule does not finish: r0.s0#0 (line 7:6) wait "
+                                "flag[1] >= 1 is blocked");
+        } else {
+            assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
+            assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_OK);
+            assert_us(p.total_us, 3.5);
+        }
+        ces_graph_destroy(g);
+        ces_test_ctx_end(ctx, &st);
     }
 }
 
@@ -2656,7 +2726,9 @@ int main(void)
         cmocka_unit_test(test_memop_batches_as_lowered),
         cmocka_unit_test(test_third_party_copy),
         cmocka_unit_test(test_signal_from_the_post),
-        cmocka_unit_test(test_shared_queues_refused),
+        cmocka_unit_test(test_shared_queue_serializes),
+        cmocka_unit_test(test_shared_queue_batch_at_end),
+        cmocka_unit_test(test_shared_queue_blocked),
         cmocka_unit_test(test_engine_switch),
         cmocka_unit_test(test_copy_switch),
         cmocka_unit_test(test_graph_serial_copies),

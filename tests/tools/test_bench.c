@@ -815,6 +815,52 @@ static void test_side_way_predictions(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Under CUDA_DEVICE_MAX_CONNECTIONS below a variant's streams the dry run
+ * predicts its graph with them sharing the queues, as the run's variants
+ * declare it (ces_cuda_queues_adopt): alltoall overlap at 1 MiB, its local
+ * copy on s1, takes 16.338 us on one queue, its barrier behind the local
+ * copy, and 14.031 on two, eight or unset (14.031 under one too, before
+ * the model timed shared queues); plain, one stream, 24.588 everywhere.
+ * The header names a setting below 8. */
+static void test_dry_run_shared_queues(void **state)
+{
+    static const struct {
+        const char *queues; /* CUDA_DEVICE_MAX_CONNECTIONS, NULL: unset */
+        double overlap;
+    } cases[] = {{NULL, 14.031}, {"1", 16.338}, {"2", 14.031}, {"8", 14.031}};
+    char *saved = ces_test_env_save("CUDA_DEVICE_MAX_CONNECTIONS");
+    char *dir = ces_test_tmpdir();
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char want[96], *out = NULL, *csv;
+
+        if (cases[i].queues != NULL)
+            assert_int_equal(setenv("CUDA_DEVICE_MAX_CONNECTIONS", cases[i].queues, 1), 0);
+        else
+            assert_int_equal(unsetenv("CUDA_DEVICE_MAX_CONNECTIONS"), 0);
+        csv = run_csv(dir, "bench alltoall --dry-run --min-bytes 1M --max-bytes 1M "
+                           "--variant plain,overlap",
+                      "q.csv", &out);
+        assert_non_null(strstr(csv, "\nalltoall,2,1048576,cesync,plain,24.588,"));
+        snprintf(want, sizeof(want), "\nalltoall,2,1048576,cesync,overlap,%.3f,",
+                 cases[i].overlap);
+        if (strstr(csv, want) == NULL)
+            fail_msg("CUDA_DEVICE_MAX_CONNECTIONS=%s: no %s in\n%s",
+                     cases[i].queues != NULL ? cases[i].queues : "(unset)", want + 1, csv);
+        snprintf(want, sizeof(want), "model h200\n# CUDA_DEVICE_MAX_CONNECTIONS=%s\n",
+                 cases[i].queues != NULL ? cases[i].queues : "");
+        if (cases[i].queues != NULL && strcmp(cases[i].queues, "8") != 0)
+            assert_non_null(strstr(out, want));
+        else
+            assert_null(strstr(out, "CUDA_DEVICE_MAX_CONNECTIONS"));
+        free(out);
+        free(csv);
+    }
+    ces_test_env_restore("CUDA_DEVICE_MAX_CONNECTIONS", saved);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* Runs `cesync ARGS --plot p.svg` (2 ranks, a dry run) in dir with no
  * `dot` on PATH, which keeps the plot's source p.dot: its title must name
  * the collective as `title` and say that the rates are the cost model's
@@ -1567,10 +1613,11 @@ static void test_help(void **state)
                           "the table on stderr before it starts, `# running NAME at SIZE` (NAME "
                           "`cesync/VARIANT`, `nccl-ce`, `nccl-kernel` or `raw`; SIZE as the "
                           "table's bytes column), to tell which one hangs or fails.");
-    /* the header of a dry run names no CUDA_DEVICE_MAX_CONNECTIONS, which
-     * only a run on GPUs sees (the help said the header names it) */
+    /* the header of a dry run names no CUDA_DEVICE_MAX_CONNECTIONS unset
+     * (the help said the header names it; test_dry_run_shared_queues) */
     ces_test_cli_doc_says("## bench", "The header of a run on GPUs names "
-                          "`CUDA_DEVICE_MAX_CONNECTIONS` (a dry run's does not)");
+                          "`CUDA_DEVICE_MAX_CONNECTIONS` (a dry run's only where it is below 8, "
+                          "where the predictions share the queues)");
     assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --max-bytes 1K", &out), 0);
     assert_non_null(strstr(out, "# cesync bench alltoall: 2 ranks"));
     assert_null(strstr(out, "CUDA_DEVICE_MAX_CONNECTIONS"));
@@ -2188,6 +2235,7 @@ int main(void)
         cmocka_unit_test(test_settings_before_gpus),
         cmocka_unit_test(test_settings_read_once),
         cmocka_unit_test(test_side_way_predictions),
+        cmocka_unit_test(test_dry_run_shared_queues),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

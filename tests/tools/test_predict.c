@@ -133,11 +133,16 @@ static void test_link_limit(void **state)
 
 /* `connections any` is timed with a queue per stream, and says so where
  * there are streams to share one; `connections 0` and a single stream say
- * nothing */
+ * nothing; `connections 1` of two streams says they share the queue (it
+ * was refused, exit 2) and times them so: the copy on s1 starts once s0's
+ * has ended, 5.2 us of copy on the path become 10.4 (a wait at the queue's
+ * head that never passes, the checker's DEADLOCK, does not finish:
+ * test_errors) */
 static void test_connections_any(void **state)
 {
     static const char two[] = "cesync 1\nranks 2\nstreams 2\nconnections %s\nbuffer b 64\n"
-                              "phase eager x1\nr0 s1 : copy b[0:64] -> b[0:64]@1\n";
+                              "phase eager x1\nr0 : copy b[0:32] -> b[0:32]@1\n"
+                              "r0 s1 : copy b[32:64] -> b[32:64]@1\n";
     static const char line[] = "queues: one per stream (connections any: the time where CUDA "
                                "puts streams on a shared queue is not predicted)\n";
     char *dir = ces_test_tmpdir(), *out = NULL, path[128], text[256];
@@ -155,6 +160,14 @@ static void test_connections_any(void **state)
     ces_test_put_file(path, text);
     assert_int_equal(ces_test_tool(dir, "check --predict q.ces", &out), 0);
     assert_null(strstr(out, "queues: "));
+    assert_non_null(strstr(out, "\npredicted: 9.05 us total"));
+    free(out);
+    snprintf(text, sizeof(text), two, "1");
+    ces_test_put_file(path, text);
+    assert_int_equal(ces_test_tool(dir, "check --predict q.ces", &out), 0);
+    assert_non_null(strstr(out, "\nqueues: 1 shared by the 2 streams of each rank (stream s on "
+                                "queue s mod 1)\npredicted: 13.10 us total"));
+    assert_non_null(strstr(out, "(ends on r0.s1): copy 10.40 us,"));
     free(out);
     ces_test_put_file(path, "cesync 1\nranks 2\nconnections any\nbuffer b 64\nphase eager x1\n"
                             "r0 : copy b[0:64] -> b[0:64]@1\n");
@@ -332,9 +345,11 @@ static void test_errors(void **state)
         {"check alltoall --model m.model", 2, "cesync: check: --model applies to --predict\n"},
         {"check --predict alltoall --ranks 9 --bytes 9", 2,
          "cesync: check --predict: 9 ranks, the h200 model has at most 8 GPUs\n"},
-        {"check --predict " CES_FIXTURES "/bad/cross_stream_conn1.ces", 2,
-         ": the model does not time streams that share hardware queues (connections 1, 2 "
-         "streams); predict the schedule with connections 0 (a queue per stream)\n"},
+        /* a wait at the head of the shared queue holds the other stream's
+         * ops behind it (the checker's DEADLOCK; it was refused, exit 2) */
+        {"check --predict " CES_FIXTURES "/bad/cross_stream_conn1.ces", 1,
+         "/bad/cross_stream_conn1.ces:19:6: the schedule does not finish: r0.s0#2 wait "
+         "flag[1] >= 1 is blocked\n"},
     };
     char *dir = ces_test_tmpdir(), *out = NULL;
 
@@ -355,7 +370,7 @@ static void test_errors(void **state)
      * usage") */
     assert_non_null(strstr(out, "\nExit: 0 predicted, 1 it does not finish (the blocked op "
                                 "named), 2 bad usage or input,\nor one the machine cannot run "
-                                "or the model does not time (streams sharing a queue).\n"));
+                                "or the model does not time (too many op instances).\n"));
     free(out);
     assert_int_equal(ces_test_tool(dir, "check --predict", &out), 0);
     assert_memory_equal(out, "model: h200\nranks: 4, streams per rank: 1, iterations: 1, ", 58);
