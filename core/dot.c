@@ -2613,6 +2613,136 @@ static void order_taken(struct dot_order *o, const struct dot_ow *slot, const st
         c[q] = least[q] > c[q] ? least[q] : c[q];
 }
 
+/* Whether write w[i] (of wait op wt's slot, width `width`) may be what the
+ * wait passes on as its slot's latest: its value passes it, it runs in
+ * some execution, it does not come after wait event x, and it is of no
+ * later replay (dot_ow.later), whose replays the clocks do not tell apart
+ * (false too where its clock is not computed: `known` cleared). */
+static bool across_may(const struct dot_order *o, const struct dot_ev *x,
+                       const struct ces_op *wt, uint32_t width, size_t i, bool *known)
+{
+    const struct dot_ow *w = &o->w[i];
+
+    if (!ces_wait_holds(width, wt->cmp, w->value, wt->value) ||
+        o->dead[o->off[w->proc] + w->pos])
+        return false;
+    if (w->later || w->pos >= o->done[w->proc]) {
+        *known = false;
+        return false;
+    }
+    return !after_wait(o, x, i);
+}
+
+/* At most this many events of a wait's process before it are read by
+ * order_across for its waits u, and at most this many of those waits. */
+#define DOT_ACROSS_EVENTS 32
+#define DOT_ACROSS_WAITS 4
+
+/* Raises clock c of wait event y (`wt`, of width `width`) by what an
+ * earlier wait u of its process into another slot passed on.  Where a
+ * wait m of y's process into y's slot, between u and y, fails the value of a write
+ * wy that y passes on, wy lands after m passes (landed before, it would
+ * be the latest as m passes too), so after u passes, and after the write
+ * wu that u passed on; a wu that every write y may pass on comes before
+ * is none that u passes on where y passes, and y comes after one of the
+ * others: the least of their clocks.  Of y's process, the DOT_TAKEN_LOOK
+ * latest waits into y's slot before it are read for m, and the
+ * DOT_ACROSS_WAITS latest waits into other slots among its
+ * DOT_ACROSS_EVENTS events before it, before the earliest m (of each wy,
+ * the latest that fails it), for u; nothing where a slot has more than
+ * DOT_CHAIN_WRITES writes, one of them of a later replay or not computed
+ * yet, where y or u is of a later replay, or u may pass on the initial 0.
+ * r0 waiting f == 3, g == 3, f == 0 in two eager iterations, r1 writing f
+ * 0 in each and then, in a third block, g 3, r2 f 3 and g $i (2, then 3):
+ * the second iteration's f == 3 passes on one of r2's 3, both before r2's
+ * g 3, after the first iteration's f == 0; so the first iteration's
+ * g == 3 passed on r1's g 3, after both of r1's 0, and the second
+ * iteration's f == 0 never passes on r1's second 0. */
+static void order_across(struct dot_order *o, const struct ces_graph *g, const struct dot_ow *slot,
+                         const struct dot_ev *y, const struct ces_op *wt, uint32_t width,
+                         uint32_t *c)
+{
+    size_t ylo = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, false);
+    size_t yhi = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, true);
+    size_t xlo, xhi, k0, ky;
+    uint32_t n = o->nproc, *least = o->low + 2 * (size_t)n, mpos = UINT32_MAX, looked = 0;
+    uint32_t ymay = 0, us[DOT_ACROSS_EVENTS], nu = 0;
+    bool known = true;
+
+    if (y->later || yhi - ylo > DOT_CHAIN_WRITES)
+        return;
+    for (uint32_t pos = y->pos; pos-- > 0 && y->pos - pos <= DOT_ACROSS_EVENTS;) {
+        const struct ces_op *uop = op_at(g, o->ev[o->off[y->proc] + pos].ref);
+
+        if (uop->kind == CES_OP_WAIT && (uop->slot.sig != wt->slot.sig ||
+                                         uop->slot.rank != wt->slot.rank ||
+                                         uop->slot.idx != wt->slot.idx))
+            us[nu++] = pos; /* latest first */
+    }
+    o->work += y->pos < DOT_ACROSS_EVENTS ? y->pos : DOT_ACROSS_EVENTS;
+    if (nu == 0)
+        return;
+    xlo = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, false);
+    xhi = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, true);
+    k0 = ow_at(o->x, xlo, xhi, y->proc, 0);
+    ky = ow_at(o->x, xlo, xhi, y->proc, y->pos);
+    if (ky == k0)
+        return;
+    o->work += yhi - ylo;
+    for (size_t i = ylo; i < yhi; i++) { /* the writes y may pass on, and their m */
+        uint32_t m = UINT32_MAX;
+
+        if (!across_may(o, y, wt, width, i, &known))
+            continue;
+        ymay |= UINT32_C(1) << (i - ylo);
+        for (size_t k = ky; k-- > k0 && ky - k <= DOT_TAKEN_LOOK && m == UINT32_MAX;) {
+            if (!o->x[k].later && !ces_wait_holds(width, o->x[k].cmp, o->w[i].value,
+                                                  o->x[k].value))
+                m = o->x[k].pos;
+        }
+        mpos = m < mpos ? m : mpos;
+        if (m == UINT32_MAX)
+            return;
+    }
+    if (!known || ymay == 0)
+        return;
+    for (uint32_t k = 0; k < nu && looked < DOT_ACROSS_WAITS; k++) { /* each u */
+        const struct dot_ev *u = &o->ev[o->off[y->proc] + us[k]];
+        const struct ces_op *uop = op_at(g, u->ref);
+        struct dot_ow uslot = {uop->slot.sig, uop->slot.rank, uop->slot.idx,
+                               0, 0, 0, 0, 0, false};
+        uint32_t uwidth = ces_graph_signal(g, uop->slot.sig).width;
+        size_t lo, hi;
+        bool any = false, cut = false;
+
+        if (us[k] >= mpos)
+            continue;
+        looked++;
+        lo = bound(o->w, o->nw, sizeof(*o->w), &uslot, cmp_ow_slot, false);
+        hi = bound(o->w, o->nw, sizeof(*o->w), &uslot, cmp_ow_slot, true);
+        if (u->later || o->dead[o->off[u->proc] + u->pos] || hi - lo > DOT_CHAIN_WRITES ||
+            ces_wait_holds(uwidth, uop->cmp, 0, uop->value))
+            continue;
+        o->work += (hi - lo) * (yhi - ylo + n);
+        for (uint32_t q = 0; q < n; q++)
+            least[q] = UINT32_MAX;
+        for (size_t i = lo; i < hi && known; i++) {
+            bool before = true; /* every wy comes before it */
+
+            if (!across_may(o, u, uop, uwidth, i, &known))
+                continue;
+            for (size_t j = ylo; j < yhi && before; j++)
+                before = !(ymay >> (j - ylo) & 1) || first_before(o, ow_clock(o, i), &o->w[j]);
+            cut = cut || before;
+            for (uint32_t q = 0; !before && q < n; q++)
+                least[q] = ow_clock(o, i)[q] < least[q] ? ow_clock(o, i)[q] : least[q];
+            any = any || !before;
+        }
+        for (uint32_t q = 0; known && cut && any && q < n; q++)
+            c[q] = least[q] > c[q] ? least[q] : c[q];
+    }
+}
+
 /* The clock of event `pos` of process q where it is computed; else, with
  * `force`, a bound of it (in o->low's second third): after its process's
  * latest computed event, and itself; else NULL. */
@@ -2701,6 +2831,7 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
         if (any)
             order_twice(o, &slot, x, op, width, ng, low);
         order_taken(o, &slot, x, op, width, ng, low);
+        order_across(o, g, &slot, x, op, width, low);
         /* nothing it may see: it never passes */
         dead = dead || (!zero && !any && !later_seen(o, &slot, x, low, op, width, ng));
         /* too few writes for its last replay: its rank's later blocks never

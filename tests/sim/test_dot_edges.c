@@ -1221,6 +1221,31 @@ static void test_apart_tries_edge(void **state)
     pin_tail(tail, edges, wrong, drawn, left);
 }
 
+/* A wait whose write is decided by a wait of another slot before it
+ * (order_across): r0 waits f == 3, g == 3, f == 0 in two eager
+ * iterations, r1 writing f 0 in each, r2 f 3 and g $i (2, then 3); then
+ * r1 writes g 3 and from s1 f 2, r2 from s1 f 0, r0 waits f == 1 and
+ * f >= 2.  The second iteration's f == 3 takes a 3 landing after the first
+ * iteration's f == 0 passes, and both of r2's 3 come before r2's g 3: so
+ * the first iteration's g == 3 took r1's g 3, after both of r1's 0, and
+ * the second iteration's f == 0 never passes on r1's second 0, which was
+ * drawn to it (n2_1_0 -> n2_0_2: 5 edges, 1, 1, 0 and 1 wrong).  Now 4
+ * edges in each configuration, none wrong or missing. */
+static void test_across_slots_edge(void **state)
+{
+    static const char tail[] =
+        "phase eager x2\nr0 : wait f[0] == 3\nr0 : wait g[0] == 3\nr0 : wait f[0] == 0\n"
+        "r1 : write f[0]@0 = 0\nr2 : write f[0]@0 = 3\nr2 : write g[0]@0 = $i\n"
+        "phase eager x1\nr0 : wait f[0] == 1\nr0 : wait f[0] >= 2\nr1 s1 : write f[0]@0 = 2\n"
+        "r1 : write g[0]@0 = 3\nr2 s1 : write f[0]@0 = 0\n";
+    static const uint64_t edges[4] = {4, 4, 4, 4}, wrong[4] = {0, 0, 0, 0};
+    static const char *const drawn[] = {"n2_2_0 -> n2_0_0", NULL};
+    static const char *const left[] = {"n2_1_0 -> n2_0_2", NULL};
+
+    (void)state;
+    pin_tail(tail, edges, wrong, drawn, left);
+}
+
 /* Where written_before takes a wait that the initial 0 passes to pass on a
  * write, no pass goes missing: an earlier wait on the rank's other stream
  * (ordered by a record and an await; one process only under --queues 0,0,
@@ -1373,6 +1398,7 @@ int main(void)
         cmocka_unit_test(test_apart_overwrite_edge),
         cmocka_unit_test(test_apart_streams_edge),
         cmocka_unit_test(test_apart_tries_edge),
+        cmocka_unit_test(test_across_slots_edge),
         cmocka_unit_test(test_mixed_edges),
     };
 
