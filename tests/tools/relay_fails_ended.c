@@ -7,8 +7,10 @@
  * nothing (the read that would say its end) or the process is exiting
  * (its exit status decided); and the exit waits (after the command's own
  * handlers, up to 10 s) for such a read to have failed, and 0.5 s more:
- * the relay's thread fails before the process ends.  Every other read is
- * read as it would be (readv).  Its children run without it.
+ * the relay's thread fails before the process ends.  Once that wait
+ * starts it makes the file CES_ENDED_MARK names, where it names one, so
+ * that a child writes only then.  Every other read is read as it would
+ * be (readv).  Its children run without it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,8 +29,11 @@ static atomic_int failed;  /* a read failed */
 static void linger(void)
 {
     struct timespec tick = {0, 10000000}, half = {0, 500000000};
+    const char *mark = getenv("CES_ENDED_MARK");
 
     atomic_store(&exiting, 1);
+    if (mark != NULL)
+        close(open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
     for (int i = 0; i < 1000 && !atomic_load(&failed); i++)
         nanosleep(&tick, NULL);
     nanosleep(&half, NULL);

@@ -1653,10 +1653,12 @@ static void test_stdout_relay_fails_queued(void **state)
  * 2`, whose pipe then holds nothing and has no writer left (the read that
  * would have said its end failed), exit 0, its model whole and nothing
  * more said; `dot barrier --ranks 2 -o x.svg --max-memory 0` whose stand-in
- * Graphviz's child writes "late" on standard error 2 s after (the pipe
- * holds those 5 bytes), exit 0, its line and then that the 5 bytes are
- * lost.  The failure ended each with exit 2, "cannot write to standard
- * output: the pipe that stood in for it could not be read". */
+ * Graphviz's child writes "late" on standard error once the exit waits
+ * (the preload makes the file CES_ENDED_MARK names, one a case, each
+ * removed after; the pipe holds those 5 bytes), exit 0, its line and then
+ * that the 5 bytes are lost.  The failure ended each with exit 2, "cannot
+ * write to standard output: the pipe that stood in for it could not be
+ * read". */
 static void test_stdout_relay_fails_ended(void **state)
 {
 #if defined(CES_RELAY_FAILS_ENDED)
@@ -1664,8 +1666,9 @@ static void test_stdout_relay_fails_ended(void **state)
 
     (void)state;
     snprintf(bin, sizeof(bin), "%s/bin", dir);
-    ces_test_put_program(bin, "dot", "#!/bin/sh\n(sleep 2; echo late >&2) &\ncat >/dev/null\n"
-                                     "echo '<svg/>'\n");
+    ces_test_put_program(bin, "dot", "#!/bin/sh\n(i=0; while [ ! -e \"$CES_ENDED_MARK\" ] && "
+                                     "[ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done\n"
+                                     " echo late >&2) &\ncat >/dev/null\necho '<svg/>'\n");
     assert_int_equal(ces_test_tool(NULL, "promela barrier --ranks 2", &model), 0);
     for (int k = 0; k < 2; k++) {
         char cmd[2048], want[2048], *said = NULL;
@@ -1675,8 +1678,9 @@ static void test_stdout_relay_fails_ended(void **state)
         assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, c), 0);
         assert_int_equal(fcntl(c[1], F_SETFL, fcntl(c[1], F_GETFL) | O_NONBLOCK), 0);
         snprintf(cmd, sizeof(cmd), "PATH='%s':\"$PATH\" exec env LD_PRELOAD='"
-                 CES_RELAY_FAILS_ENDED "' ASAN_OPTIONS=\"verify_asan_link_order=0:"
-                 "$ASAN_OPTIONS\" '%s' %s%s%s </dev/null", bin, CES_TOOL,
+                 CES_RELAY_FAILS_ENDED "' CES_ENDED_MARK='%s/ended%d' ASAN_OPTIONS=\""
+                 "verify_asan_link_order=0:$ASAN_OPTIONS\" '%s' %s%s%s </dev/null", bin, dir,
+                 k, CES_TOOL,
                  k == 0 ? "promela barrier --ranks 2" : "dot barrier --ranks 2 -o '",
                  k == 0 ? "" : dir, k == 0 ? "" : "/x.svg' --max-memory 0");
         st = on_fd(c[1], -1, c[0], cmd, &secs, &said);
@@ -1693,7 +1697,7 @@ static void test_stdout_relay_fails_ended(void **state)
         free(said);
     }
     free(model);
-    ces_test_remove_in(dir, "bin/dot\0bin\0x.svg\0");
+    ces_test_remove_in(dir, "bin/dot\0bin\0x.svg\0ended0\0ended1\0");
 #else
     (void)state;
     skip();
