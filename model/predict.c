@@ -8,8 +8,10 @@
  * starts only once the op enqueued before it on its queue has ended (a
  * copy its bytes, a wait once it passed): the order is that of the CUDA
  * backend's calls (memops at their flush, a batch at its end), so a wait
- * blocked at a queue's head holds the other streams' ops behind it, and a
- * schedule the checker finds blocked so does not finish.  Copies in flight
+ * blocked at a queue's head holds the other streams' ops behind it.  The
+ * run is one execution: where it blocks, the checker finds a DEADLOCK or
+ * HANG, but a DEADLOCK that only another order of the writes reaches may
+ * finish here.  Copies in flight
  * share resources max-min fairly: each GPU's NVLink egress and ingress
  * (link_gbps, each copy between GPUs at most peer_copy_gbps) and its
  * memory (local_copy_gbps); at most copy_engines
