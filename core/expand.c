@@ -508,6 +508,9 @@ static int add_tables(struct expander *X)
     const struct ces_prog *p = X->p;
     int rc = ces_graph_set_connections(X->g, p->connections);
 
+    /* where the file gives them, for the messages of those who refuse them */
+    memcpy(X->g->setting_line, p->setting_line, sizeof(p->setting_line));
+    memcpy(X->g->setting_col, p->setting_col, sizeof(p->setting_col));
     for (size_t k = 0; k < p->lets.len && rc == CES_OK; k++) {
         const struct ces_plet *l = &CES_VEC_AT(&p->lets, struct ces_plet, k);
 

@@ -99,6 +99,8 @@ int ces_graph_set_connections(struct ces_graph *g, uint32_t connections)
                              "connections must be 0..%u or CES_CONNECTIONS_ANY, not %" PRIu32,
                              CES_MAX_STREAMS, connections);
     g->connections = connections;
+    g->setting_line[CES_SETTING_CONNECTIONS] = 0; /* no longer the file's */
+    g->setting_col[CES_SETTING_CONNECTIONS] = 0;
     return CES_OK;
 }
 
@@ -356,6 +358,15 @@ int ces_op_where(char *buf, size_t size, uint32_t rank, uint32_t stream, uint64_
         return snprintf(buf, size, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu64 " (line %" PRIu32
                         ":%" PRIu32 ")", rank, stream, index, op->line, op->col);
     return snprintf(buf, size, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu64, rank, stream, index);
+}
+
+int ces_setting_where(char *buf, size_t size, const struct ces_graph *g, uint32_t which)
+{
+    uint32_t col = 0, line = ces_graph_setting_line(g, which, &col);
+
+    if (line != 0)
+        return snprintf(buf, size, " (line %" PRIu32 ":%" PRIu32 ")", line, col);
+    return snprintf(buf, size, "%s", "");
 }
 
 bool ces_wait_holds(uint32_t width, uint32_t cmp, uint64_t cur, uint64_t value)
@@ -935,6 +946,16 @@ int ces_graph_require_valid(struct ces_ctx *ctx, const struct ces_graph *g, cons
 uint32_t ces_graph_ranks(const struct ces_graph *g) { return g->ranks; }
 uint32_t ces_graph_streams(const struct ces_graph *g) { return g->streams; }
 uint32_t ces_graph_connections(const struct ces_graph *g) { return g->connections; }
+
+uint32_t ces_graph_setting_line(const struct ces_graph *g, uint32_t which, uint32_t *col)
+{
+    uint32_t line = which <= CES_SETTING_CONNECTIONS ? g->setting_line[which] : 0;
+
+    if (col != NULL)
+        *col = line != 0 ? g->setting_col[which] : 0;
+    return line;
+}
+
 uint32_t ces_graph_nbuffers(const struct ces_graph *g) { return (uint32_t)g->buffers.len; }
 uint32_t ces_graph_nsignals(const struct ces_graph *g) { return (uint32_t)g->signals.len; }
 uint32_t ces_graph_nevents(const struct ces_graph *g) { return (uint32_t)g->events.len; }

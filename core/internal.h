@@ -443,6 +443,7 @@ struct ces_graph {
     uint32_t ranks;
     uint32_t streams;
     uint32_t connections;
+    uint32_t setting_line[3], setting_col[3]; /* [enum ces_setting]: where the file gives it */
     struct ces_vec buffers; /* struct ces_named */
     struct ces_vec signals; /* struct ces_named */
     struct ces_vec events;  /* struct ces_named */
@@ -503,6 +504,11 @@ bool ces_graph_awaits_earlier(const struct ces_op *ops, uint32_t i);
  * be NULL) from a source file, its place there too: "r1.s0#7 (line 9:1)". */
 int ces_op_where(char *buf, size_t size, uint32_t rank, uint32_t stream, uint64_t index,
                  const struct ces_op *op);
+
+/* " (line 2:7)", the place where g's file gives setting `which` (enum
+ * ces_setting), "" where none does: a message names the setting and then
+ * this, as ces_op_where names an op (core/graph.c). */
+int ces_setting_where(char *buf, size_t size, const struct ces_graph *g, uint32_t which);
 
 /* Whether the u64 waits run on CUDA as checked: CUDA's 64-bit `>=` wait is
  * cyclic, (int64_t)(cur - v) >= 0, the checker's plain (docs/SEMANTICS.md,

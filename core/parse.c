@@ -67,7 +67,6 @@ struct parser {
     struct tok tok; /* the current token */
     /* header state */
     bool seen_cesync, seen_ranks, seen_streams, seen_conn;
-    uint32_t ranks_line, streams_line, conn_line;
     bool in_phases;
     /* expression state */
     unsigned allowed;
@@ -571,7 +570,7 @@ static int add_entry(struct parser *P, struct ces_vec *v, struct ces_names *ix, 
 static int parse_count(struct parser *P, const char *kw, uint32_t col)
 {
     bool *seen;
-    uint32_t *line, *dst;
+    uint32_t *dst, which;
     int64_t v, lo, hi;
     int32_t e;
     uint32_t vcol;
@@ -579,13 +578,13 @@ static int parse_count(struct parser *P, const char *kw, uint32_t col)
     int rc;
 
     if (strcmp(kw, "ranks") == 0) {
-        seen = &P->seen_ranks, line = &P->ranks_line, dst = &P->prog->ranks;
+        seen = &P->seen_ranks, which = CES_SETTING_RANKS, dst = &P->prog->ranks;
         lo = 1, hi = CES_MAX_RANKS;
     } else if (strcmp(kw, "streams") == 0) {
-        seen = &P->seen_streams, line = &P->streams_line, dst = &P->prog->streams;
+        seen = &P->seen_streams, which = CES_SETTING_STREAMS, dst = &P->prog->streams;
         lo = 1, hi = CES_MAX_STREAMS;
     } else {
-        seen = &P->seen_conn, line = &P->conn_line, dst = &P->prog->connections;
+        seen = &P->seen_conn, which = CES_SETTING_CONNECTIONS, dst = &P->prog->connections;
         lo = 0, hi = CES_MAX_STREAMS;
     }
     rc = header_allowed(P, kw, col);
@@ -593,14 +592,15 @@ static int parse_count(struct parser *P, const char *kw, uint32_t col)
         return rc;
     if (*seen)
         return perr(P, CES_ERR_PARSE, col, "'%s' given twice (first on line %" PRIu32 ")", kw,
-                    *line);
+                    P->prog->setting_line[which]);
     lex(P);
     vcol = P->tok.col;
     if (dst == &P->prog->connections && tok_is(P, "any")) {
         /* `connections any`: whatever queues CUDA gives the streams */
         lex(P);
         *seen = true;
-        *line = P->line;
+        P->prog->setting_line[which] = P->line;
+        P->prog->setting_col[which] = vcol;
         *dst = CES_CONNECTIONS_ANY;
         return expect_eol(P, "'connections any'");
     }
@@ -614,7 +614,8 @@ static int parse_count(struct parser *P, const char *kw, uint32_t col)
         return perr(P, CES_ERR_SEMANTIC, vcol, "%s must be %" PRId64 "..%" PRId64 "%s, not %" PRId64,
                     kw, lo, hi, dst == &P->prog->connections ? " or any" : "", v);
     *seen = true;
-    *line = P->line;
+    P->prog->setting_line[which] = P->line;
+    P->prog->setting_col[which] = vcol;
     *dst = (uint32_t)v;
     snprintf(after, sizeof(after), "'%s N'", kw);
     return expect_eol(P, after);

@@ -109,6 +109,9 @@ struct ces_prog {
     struct ces_ctx *ctx;
     char *file; /* the name used in messages */
     uint32_t ranks, streams, connections;
+    /* [enum ces_setting]: the line giving it (0: none, the default) and
+     * its value's column */
+    uint32_t setting_line[3], setting_col[3];
     struct ces_vec exprs;   /* struct ces_pexpr */
     struct ces_vec lets;    /* struct ces_plet */
     struct ces_vec buffers; /* struct ces_pbuf */

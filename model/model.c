@@ -228,7 +228,7 @@ int ces_model_require_file(struct ces_ctx *ctx, const struct ces_model *m,
     uint32_t ranks = ces_graph_ranks(g), streams = ces_graph_streams(g);
     const char *sep = who != NULL ? ": " : "";
     uint64_t *base;
-    char buf[200];
+    char buf[200], at[32];
     const char *name;
     int rc = ces_model_check_kind(ctx, m, who);
 
@@ -245,12 +245,14 @@ int ces_model_require_file(struct ces_ctx *ctx, const struct ces_model *m,
                              "watchdog's writes besides the wait: eagerly a progress write, "
                              "captured an enter and an exit write)",
                              who, sep, m->max_memops_per_batch);
-    if (ranks > m->max_ranks)
+    if (ranks > m->max_ranks) {
+        ces_setting_where(at, sizeof(at), g, CES_SETTING_RANKS);
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                             "%s%s%u ranks, %s%s%s has at most %u GPU%s", who, sep,
-                             (unsigned)ranks, file == NULL ? "the " : "", name,
+                             "%s%s%u ranks%s, %s%s%s has at most %u GPU%s", who, sep,
+                             (unsigned)ranks, at, file == NULL ? "the " : "", name,
                              file == NULL ? " model" : "", (unsigned)m->max_ranks,
                              ces_plural(m->max_ranks));
+    }
     base = ces_malloc(ctx, sizeof(*base) * 2 * streams);
     if (base == NULL)
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "%s%sout of memory", who, sep);

@@ -83,6 +83,7 @@ struct check_args {
     struct ces_check_opts o;
     struct ces_fault faults[64];
     const char *in; /* the schedule's file (ces_tool_input_read), which --dot must not be */
+    const char *place; /* its name in messages (ces_tool_input_place), NULL: a built-in */
     const char *dot;
     const char *queues; /* --queues MAP, read once the schedule is known */
     uint32_t *qmap;
@@ -721,7 +722,7 @@ static int sweep_baseline(struct ces_ctx *ctx, const struct ces_graph *g, struct
     rc = ces_check(ctx, g, &o, &r);
     a->what = "";
     if (rc != CES_OK)
-        return ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
+        return ces_tool_fail_at("check", a->place, ces_ctx_last_error(ctx));
     *verdict = ces_check_report_verdict(r);
     ces_check_report_destroy(r);
     ces_verdict_format(*verdict, buf, sizeof(buf));
@@ -844,12 +845,18 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
     if (map == NULL)
         return ces_tool_fail("out of memory");
     if (total > CES_QUEUE_MAPS_MAX) {
+        char at[32];
+
         free(map);
-        return ces_tool_fail("check: --queue-sweep: %llu%s assignments of %u ranks' %u streams "
-                             "to at most %u queues, more than %u checks; check fewer ranks, or "
-                             "one assignment with --queues",
-                             (unsigned long long)total, total == UINT64_MAX ? " or more" : "", R,
-                             S, Q, CES_QUEUE_MAPS_MAX);
+        /* at the file's ranks, which the message asks to be fewer */
+        ces_setting_where(at, sizeof(at), g, CES_SETTING_RANKS);
+        snprintf(text, sizeof(text),
+                 "--queue-sweep: %llu%s assignments of %u ranks' %u streams to at most %u "
+                 "queues, more than %u checks; check fewer ranks%s, or one assignment with "
+                 "--queues",
+                 (unsigned long long)total, total == UINT64_MAX ? " or more" : "", R, S, Q,
+                 CES_QUEUE_MAPS_MAX, at);
+        return ces_tool_fail_at("check", a->place, text);
     }
     if (a->json)
         printf("{\"queue_sweep\":{\"at_most\":%u,\"failing\":[", Q);
@@ -982,6 +989,7 @@ int ces_cmd_check(int argc, char **argv)
     }
     memset(&a, 0, sizeof(a));
     a.in = in;
+    a.place = ces_tool_input_place(argc, argv, ces_check_valued);
     a.what = "";
     a.t0 = ces_now();
     ces_check_opts_init(&a.o);
@@ -1032,7 +1040,7 @@ int ces_cmd_check(int argc, char **argv)
          * refused, if one did */
         ces_ctx_error(ctx, CES_OK, "%s", "");
         if (ces_check(ctx, g, &a.o, &r) != CES_OK)
-            ec = ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
+            ec = ces_tool_fail_at("check", a.place, ces_ctx_last_error(ctx));
     }
     if (ec == CES_EXIT_OK) {
         uint32_t v = ces_check_report_verdict(r);

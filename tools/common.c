@@ -625,6 +625,15 @@ char *ces_tool_op_message(const char *cmd, const char *place, const char *why, c
     return msg;
 }
 
+int ces_tool_fail_at(const char *cmd, const char *place, const char *why)
+{
+    char *msg = ces_tool_op_message(cmd, place, why, NULL);
+    int ec = msg != NULL ? ces_tool_fail("%s", msg) : ces_tool_fail("%s: %s", cmd, why);
+
+    free(msg);
+    return ec;
+}
+
 int ces_tool_second_schedule(const char *cmd, const char *input)
 {
     return ces_tool_fail("%s: '--' names the schedule, but '%s' is one already (one schedule per "

@@ -968,14 +968,17 @@ int ces_cmd_run(int argc, char **argv)
 
         if (strncmp(why, "ces_launch: ", 12) == 0)
             why += 12;
-        ec = ces_tool_fail("run: %s%s%s", place != NULL ? place : "", place != NULL ? ": " : "",
-                           why);
+        ec = ces_tool_fail_at("run", place, why);
         goto out;
     }
     n = ces_graph_ranks(g);
     if (n > RUN_MAX_RANKS) {
-        ec = ces_tool_fail("run: the schedule has %" PRIu32 " ranks; at most %u can run", n,
-                           RUN_MAX_RANKS);
+        char why[128], at[32];
+
+        ces_setting_where(at, sizeof(at), g, CES_SETTING_RANKS);
+        snprintf(why, sizeof(why), "the schedule has %" PRIu32 " ranks%s; at most %u can run", n,
+                 at, RUN_MAX_RANKS);
+        ec = ces_tool_fail_at("run", place, why);
         goto out;
     }
     /* the environment every rank reads (CES_TIMEOUT_MS, ...), as the input,

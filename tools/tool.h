@@ -464,6 +464,14 @@ int ces_tool_machine_read(struct ces_ctx *ctx, struct ces_tool_pending *pend,
  * memory): the caller says `why` its own way. */
 char *ces_tool_op_message(const char *cmd, const char *place, const char *why, const char *lead);
 
+/* Says `why`, the library's or the command's refusal of the schedule read
+ * from `place` (ces_tool_input_place; NULL: a built-in), where it names a
+ * place of the file (an op's, or a header setting's: " (line 2:7)", as
+ * ces_setting_where writes it) as an error of the file there, "CMD:
+ * PLACE:2:7: ..." (ces_tool_op_message); else "CMD: why".  Returns
+ * CES_EXIT_USAGE. */
+int ces_tool_fail_at(const char *cmd, const char *place, const char *why);
+
 /* Refuses a `--` of command `cmd` that would name a second schedule, `input`
  * being the first.  Returns CES_EXIT_USAGE (printed). */
 int ces_tool_second_schedule(const char *cmd, const char *input);

@@ -596,13 +596,18 @@ int ces_cuda_queues_check(struct ces_ctx *ctx, const struct ces_graph *g, uint32
 {
     uint32_t streams = ces_graph_streams(g), conn = ces_graph_connections(g);
     uint32_t checked = shared_queues(conn, streams), real = shared_queues(queues, streams);
-    char model[96], run[96] = "";
+    char model[128], run[96] = "", conn_at[32], streams_at[32] = "";
 
     if (checked == real || conn == CES_CONNECTIONS_ANY)
         return CES_OK; /* `connections any` was checked under every assignment */
+    /* the file's line that the queues refuse: its connections, or where it
+     * gives none (0, the default), its streams */
+    ces_setting_where(conn_at, sizeof(conn_at), g, CES_SETTING_CONNECTIONS);
+    if (conn_at[0] == '\0')
+        ces_setting_where(streams_at, sizeof(streams_at), g, CES_SETTING_STREAMS);
     if (checked == 0)
-        snprintf(model, sizeof(model), "each of its %" PRIu32 " streams on a queue of its own",
-                 streams);
+        snprintf(model, sizeof(model), "each of its %" PRIu32 " streams%s on a queue of its own",
+                 streams, streams_at);
     else
         snprintf(model, sizeof(model), "its %" PRIu32 " streams sharing %" PRIu32 " queue%s",
                  streams, checked, ces_plural(checked));
@@ -616,11 +621,11 @@ int ces_cuda_queues_check(struct ces_ctx *ctx, const struct ces_graph *g, uint32
                  checked);
     return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                          "ces_launch: the schedule was checked with connections %" PRIu32
-                         " (%s) but this process has %" PRIu32 " hardware queue%s per GPU "
+                         "%s (%s) but this process has %" PRIu32 " hardware queue%s per GPU "
                          "(CUDA_DEVICE_MAX_CONNECTIONS; %u when unset), so the check did not "
                          "model how its streams are queued here; check it with "
                          "`connections %" PRIu32 "` (or `connections any`: every assignment)%s",
-                         conn, model, queues, ces_plural(queues), CES_CUDA_QUEUES_DEFAULT,
+                         conn, conn_at, model, queues, ces_plural(queues), CES_CUDA_QUEUES_DEFAULT,
                          real, run);
 }
 

@@ -3738,13 +3738,17 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
                              "a replay of a `connections any` schedule needs the hardware queues "
                              "it ran on: give the map the report names (its hardware queues line, "
                              "JSON queues) as --queues, or opts.queue_map");
-    if (total > CES_QUEUE_MAPS_MAX) /* (the count saturates at UINT64_MAX) */
+    if (total > CES_QUEUE_MAPS_MAX) { /* (the count saturates at UINT64_MAX) */
+        char at[32];
+
+        ces_setting_where(at, sizeof(at), g, CES_SETTING_CONNECTIONS);
         return ces_ctx_error(ctx, CES_ERR_LIMIT,
-                             "connections any: %" PRIu64 "%s assignments of %" PRIu32
+                             "connections any%s: %" PRIu64 "%s assignments of %" PRIu32
                              " ranks' %" PRIu32 " streams to hardware queues, more than %u "
                              "checks; name the queues (connections N, or a queue map)",
-                             total, total == UINT64_MAX ? " or more" : "", R, S,
+                             at, total, total == UINT64_MAX ? " or more" : "", R, S,
                              CES_QUEUE_MAPS_MAX);
+    }
     map = ces_malloc(ctx, (size_t)R * S * sizeof(uint32_t));
     if (map == NULL)
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory checking every queue assignment");

@@ -428,6 +428,12 @@ int ces_coll_program(struct ces_ctx *ctx, const struct ces_coll_params *p, struc
         return rc;
     rc = ces_prog_parse(ctx, text, len, ces_coll_name((int)p->coll), out);
     ces_free(ctx, text);
+    /* made from builder options, no file: a refusal of its ranks, streams
+     * or connections names no line of the text */
+    if (rc == CES_OK) {
+        memset((*out)->setting_line, 0, sizeof((*out)->setting_line));
+        memset((*out)->setting_col, 0, sizeof((*out)->setting_col));
+    }
     return rc;
 }
 

@@ -293,6 +293,17 @@ CES_API int ces_graph_validate(struct ces_graph *g, const char *file);
 CES_API uint32_t ces_graph_ranks(const struct ces_graph *g);
 CES_API uint32_t ces_graph_streams(const struct ces_graph *g);
 CES_API uint32_t ces_graph_connections(const struct ces_graph *g);
+/* The header settings of a .ces file whose place a graph keeps. */
+enum ces_setting { CES_SETTING_RANKS = 0, CES_SETTING_STREAMS = 1, CES_SETTING_CONNECTIONS = 2 };
+/* Where the file g was expanded from gives setting `which` (enum
+ * ces_setting): its line, and in *col (may be NULL) its value's column; 0
+ * (and *col 0) where no line gives it - a graph built op by op or by
+ * ces_coll_build (from builder options, no file), a setting left at its
+ * default, connections set by ces_graph_set_connections since, or `which`
+ * out of range.  A refusal of g because of such a setting
+ * (the model's GPUs, the process's hardware queues, the checker's bounds)
+ * names its place as an op's is named: "9 ranks (line 2:7), ...". */
+CES_API uint32_t ces_graph_setting_line(const struct ces_graph *g, uint32_t which, uint32_t *col);
 CES_API uint32_t ces_graph_nbuffers(const struct ces_graph *g);
 CES_API struct ces_buffer_info ces_graph_buffer(const struct ces_graph *g, uint32_t i);
 CES_API uint32_t ces_graph_nsignals(const struct ces_graph *g);

@@ -723,9 +723,50 @@ static void test_expand_watched_exact(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A graph keeps where its file gives ranks, streams and connections (the
+ * value's line and column), for the messages that refuse them: none for a
+ * setting left at its default, one given again by
+ * ces_graph_set_connections, a collective's (made from builder options, no
+ * file) or an unknown setting. */
+static void test_setting_lines(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, "cesync 1\n# four\n  ranks  2*2\n"
+                                                   "connections\tany\nsignal f u32 1\n"
+                                                   "phase eager x1\nr* : write f[0] = 1\n");
+    struct ces_coll_params p;
+    uint32_t col = 7;
+
+    (void)state;
+    assert_int_equal(ces_graph_setting_line(g, CES_SETTING_RANKS, &col), 3);
+    assert_int_equal(col, 10);
+    assert_int_equal(ces_graph_setting_line(g, CES_SETTING_CONNECTIONS, &col), 4);
+    assert_int_equal(col, 13);
+    assert_int_equal(ces_graph_setting_line(g, CES_SETTING_CONNECTIONS, NULL), 4);
+    assert_int_equal(ces_graph_setting_line(g, CES_SETTING_STREAMS, &col), 0);
+    assert_int_equal(col, 0);
+    assert_int_equal(ces_graph_setting_line(g, 3, &col), 0);
+    assert_int_equal(ces_graph_set_connections(g, 1), CES_OK);
+    assert_int_equal(ces_graph_setting_line(g, CES_SETTING_CONNECTIONS, &col), 0);
+    assert_int_equal(ces_graph_setting_line(g, CES_SETTING_RANKS, &col), 3);
+    ces_graph_destroy(g);
+    ces_coll_params_init(&p, CES_COLL_ALLTOALL);
+    p.ranks = 2;
+    p.bytes = 64;
+    p.flags = CES_COLL_F_OVERLAP;
+    assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
+    assert_int_equal(ces_graph_streams(g), 2);
+    for (uint32_t k = CES_SETTING_RANKS; k <= CES_SETTING_CONNECTIONS; k++)
+        assert_int_equal(ces_graph_setting_line(g, k, &col), 0);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_setting_lines),
         cmocka_unit_test(test_alltoall),
         cmocka_unit_test(test_phases_and_frozen_i),
         cmocka_unit_test(test_u32_wrap),

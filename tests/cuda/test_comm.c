@@ -3462,10 +3462,10 @@ static void test_launch_refused_alike(void **state)
     assert_int_equal(ces_launch(c, g, NULL, 0, NULL), CES_ERR_UNSUPPORTED);
     assert_string_equal(ces_ctx_last_error(fx.ctx),
                         "ces_launch: the schedule was checked with connections 0 (each of its 2 "
-                        "streams on a queue of its own) but this process has 1 hardware queue per "
-                        "GPU (CUDA_DEVICE_MAX_CONNECTIONS; 8 when unset), so the check did not "
-                        "model how its streams are queued here; check it with `connections 1` (or "
-                        "`connections any`: every assignment), or run it with "
+                        "streams (line 3:9) on a queue of its own) but this process has 1 hardware "
+                        "queue per GPU (CUDA_DEVICE_MAX_CONNECTIONS; 8 when unset), so the check "
+                        "did not model how its streams are queued here; check it with "
+                        "`connections 1` (or `connections any`: every assignment), or run it with "
                         "CUDA_DEVICE_MAX_CONNECTIONS=2 or more");
     assert_int_equal(ces_comm_status(c), CES_OK);
     assert_int_equal(batches + event_ops, 0);

@@ -1972,6 +1972,23 @@ static void test_queues_rule(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* ces_cuda_queues_check's refusal of g under `queues` hardware queues:
+ * checked with `checked` where this process has `have`, asking for
+ * `connections conn` or CUDA_DEVICE_MAX_CONNECTIONS=`set`. */
+static void queues_said(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t queues,
+                        const char *checked, const char *have, const char *conn, const char *set)
+{
+    char want[1024];
+
+    snprintf(want, sizeof(want), "ces_launch: the schedule was checked with %s but this process "
+             "has %s per GPU (CUDA_DEVICE_MAX_CONNECTIONS; 8 when unset), so the check did not "
+             "model how its streams are queued here; check it with `connections %s` (or "
+             "`connections any`: every assignment), or run it with CUDA_DEVICE_MAX_CONNECTIONS=%s",
+             checked, have, conn, set);
+    assert_int_equal(ces_cuda_queues_check(ctx, g, queues), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
+}
+
 /* The refusal names both numbers and the two ways out; the fixtures pair
  * (bad/cross_stream_conn0.ces OK, conn1 DEADLOCK) runs only where its
  * model holds. */
@@ -2024,13 +2041,23 @@ static void test_queues_message(void **state)
         assert_string_equal(ces_ctx_last_error(ctx), cases[i].msg);
         ces_graph_destroy(g);
     }
+    /* a file's names the line of its connections, or where it has none,
+     * of its streams (the built graphs above have neither) */
     assert_int_equal(ces_graph_load(ctx, CES_FIXTURES "/bad/cross_stream_conn0.ces", &g), CES_OK);
     assert_int_equal(ces_cuda_queues_check(ctx, g, 8), CES_OK);
-    assert_int_equal(ces_cuda_queues_check(ctx, g, 1), CES_ERR_UNSUPPORTED);
+    queues_said(ctx, g, 1,
+                "connections 0 (line 10:13) (each of its 2 streams on a queue of its own)",
+                "1 hardware queue", "1", "2 or more");
     ces_graph_destroy(g);
     assert_int_equal(ces_graph_load(ctx, CES_FIXTURES "/bad/cross_stream_conn1.ces", &g), CES_OK);
     assert_int_equal(ces_cuda_queues_check(ctx, g, 1), CES_OK);
-    assert_int_equal(ces_cuda_queues_check(ctx, g, 8), CES_ERR_UNSUPPORTED);
+    queues_said(ctx, g, 8, "connections 1 (line 12:13) (its 2 streams sharing 1 queue)",
+                "8 hardware queues", "0", "1");
+    ces_graph_destroy(g);
+    g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nstreams 2\nsignal f u32 1\n"
+                                 "phase eager x1\nr* s1 : write f[0] = 1\n");
+    queues_said(ctx, g, 1, "connections 0 (each of its 2 streams (line 3:9) on a queue of its own)",
+                "1 hardware queue", "1", "2 or more");
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }

@@ -123,7 +123,8 @@ static void test_supports(void **state)
     m.flag_widths = CES_MODEL_W32 | CES_MODEL_W64;
     m.max_ranks = 1;
     assert_int_equal(ces_model_supports(ctx, &m, g), CES_ERR_UNSUPPORTED);
-    assert_string_equal(ces_ctx_last_error(ctx), "2 ranks, the h200 model has at most 1 GPU");
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "2 ranks (line 2:7), the h200 model has at most 1 GPU");
     m.max_ranks = 2;
     assert_int_equal(ces_model_supports(ctx, &m, g), CES_OK);
     /* a machine whose memop calls hold no wait and the watchdog's writes
@@ -153,7 +154,8 @@ static void test_supports(void **state)
     assert_int_equal(ces_model_require_file(ctx, &m, g, "predict", "mr.model"),
                      CES_ERR_UNSUPPORTED);
     assert_string_equal(ces_ctx_last_error(ctx),
-                        "predict: 2 ranks, the model of mr.model (kind h200) has at most 1 GPU");
+                        "predict: 2 ranks (line 2:7), the model of mr.model (kind h200) has at "
+                        "most 1 GPU");
     /* a long path keeps its last 128 bytes, marked cut */
     {
         char path[300], want[400];
@@ -161,13 +163,15 @@ static void test_supports(void **state)
         memset(path, 'd', 200);
         strcpy(path + 200, "/x.model");
         assert_int_equal(ces_model_require_file(ctx, &m, g, NULL, path), CES_ERR_UNSUPPORTED);
-        snprintf(want, sizeof(want), "2 ranks, the model of ...%s (kind h200) has at most 1 GPU",
+        snprintf(want, sizeof(want),
+                 "2 ranks (line 2:7), the model of ...%s (kind h200) has at most 1 GPU",
                  path + strlen(path) - 128);
         assert_string_equal(ces_ctx_last_error(ctx), want);
     }
     /* no file: the kind's wording */
     assert_int_equal(ces_model_require_file(ctx, &m, g, NULL, NULL), CES_ERR_UNSUPPORTED);
-    assert_string_equal(ces_ctx_last_error(ctx), "2 ranks, the h200 model has at most 1 GPU");
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "2 ranks (line 2:7), the h200 model has at most 1 GPU");
     m.max_ranks = 2;
     m.flag_widths = CES_MODEL_W32;
     m.has_64bit_memops = 0;

@@ -3168,21 +3168,31 @@ static void test_queues(void **state)
                            "ranks, or one assignment with --queues\n");
     free(o);
     /* a count past 2^64 - 1 saturates: it is not given as if it were the
-     * count */
+     * count; a file's is refused at its ranks line (FILE:LINE:COL, it said
+     * "check: --queue-sweep: ..."), and where it checks every assignment
+     * itself (connections any), without or with faults, at its
+     * connections line (it said "check: connections any: ...") */
     {
-        char *dir = ces_test_tmpdir(), path[128];
+        char *dir = ces_test_tmpdir(), path[128], want[512];
+        static const char *const any[] = {"", " --fault-sweep"};
 
         snprintf(path, sizeof(path), "%s/q.ces", dir);
         ces_test_put_file(path, "cesync 1\nranks 2\nstreams 64\nsignal f u32 1\nphase eager x1\n"
                                 "r* s63 : write f[0] = 1\n");
-        snprintf(args, sizeof(args), "%s --queue-sweep", path);
-        assert_int_equal(run(args, &o), 2);
+        snprintf(want, sizeof(want), "cesync: check: %s:2:7: --queue-sweep: "
+                 "18446744073709551615 or more assignments of 2 ranks' 64 streams to at most 64 "
+                 "queues, more than 100000 checks; check fewer ranks, or one assignment with "
+                 "--queues\n", path);
+        file_says(path, "--queue-sweep", 2, want);
+        ces_test_put_file(path, "cesync 1\nranks 2\nstreams 64\n  connections   any\n"
+                                "signal f u32 1\nphase eager x1\nr* s63 : write f[0] = 1\n");
+        snprintf(want, sizeof(want), "cesync: check: %s:4:17: connections any: "
+                 "18446744073709551615 or more assignments of 2 ranks' 64 streams to hardware "
+                 "queues, more than 100000 checks; name the queues (connections N, or a queue "
+                 "map)\n", path);
+        for (size_t i = 0; i < sizeof(any) / sizeof(any[0]); i++)
+            file_says(path, any[i], 2, want);
         ces_test_remove_in(dir, "q.ces\0");
-        assert_string_equal(o, "cesync: check: --queue-sweep: 18446744073709551615 or more "
-                               "assignments of 2 ranks' 64 streams to at most 64 queues, more "
-                               "than 100000 checks; check fewer ranks, or one assignment with "
-                               "--queues\n");
-        free(o);
     }
 }
 

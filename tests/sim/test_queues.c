@@ -957,9 +957,9 @@ static void test_connections_any(void **state)
         assert_int_equal(ces_queue_map_count(2, 64, 64), UINT64_MAX);
         assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_LIMIT);
         assert_string_equal(ces_ctx_last_error(ctx),
-                            "connections any: 18446744073709551615 or more assignments of 2 "
-                            "ranks' 64 streams to hardware queues, more than 100000 checks; name "
-                            "the queues (connections N, or a queue map)");
+                            "connections any (line 4:13): 18446744073709551615 or more "
+                            "assignments of 2 ranks' 64 streams to hardware queues, more than "
+                            "100000 checks; name the queues (connections N, or a queue map)");
         assert_int_equal(ces_graph_set_connections(g, 65), CES_ERR_INVALID);
         assert_string_equal(ces_ctx_last_error(ctx),
                             "connections must be 0..64 or CES_CONNECTIONS_ANY, not 65");

@@ -1602,8 +1602,8 @@ static void test_model_pipe_after_schedule(void **state)
          "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, 1 iteration, 2 ops\n"
          "machine: h200 + m.fifo has every op it uses\n", 0},
         {"validate --kind h200 --model m.fifo s.fifo", good, "max_ranks = 1\n",
-         "cesync: validate: h200 + m.fifo cannot run s.fifo: 2 ranks, the model of m.fifo "
-         "(kind h200) has at most 1 GPU\n", 2},
+         "cesync: validate: s.fifo:2:7: h200 + m.fifo cannot run it: 2 ranks, the model of "
+         "m.fifo (kind h200) has at most 1 GPU\n", 2},
         {"check --predict s.fifo --model m.fifo", good, "bogus line\n",
          "cesync: m.fifo:1:7: expected '=', found 'line'\n", 2},
         /* the model never written: the schedule's error */
@@ -1713,8 +1713,8 @@ static void test_model_pipe_either_order(void **state)
         {"check --predict - --model m.fifo", good, "bogus line\n",
          "cesync: m.fifo:1:7: expected '=', found 'line'\n", true, 2},
         {"check --predict --model m.fifo s.fifo", good, "max_ranks = 1\n",
-         "cesync: check --predict: s.fifo: 2 ranks, the model of m.fifo (kind h200) has at "
-         "most 1 GPU\n", true, 2},
+         "cesync: check --predict: s.fifo:2:7: 2 ranks, the model of m.fifo (kind h200) has "
+         "at most 1 GPU\n", true, 2},
         /* the model never written: the schedule's error */
         {"validate - --model m.fifo", "cesync 2\n", NULL,
          "cesync: <stdin>:1:8: unsupported format version 2: expected 'cesync 1'\n", false, 2},

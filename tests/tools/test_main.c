@@ -1837,7 +1837,9 @@ static void test_run_input_first(void **state)
         assert_int_equal(ces_test_tool(dir, "print barrier --ranks 65 -o ./-x.ces", &out), 0);
         free(out);
         assert_int_equal(ces_test_tool(dir, "run --single-process -- -x.ces", &out), 2);
-        assert_string_equal(out, "cesync: run: the schedule has 65 ranks; at most 64 can run\n");
+        /* at its ranks line (it said "run: the schedule has ...") */
+        assert_string_equal(out, "cesync: run: -x.ces:2:7: the schedule has 65 ranks; at most 64 "
+                                 "can run\n");
         free(out);
         assert_int_equal(ces_test_tool(dir, "run -- -x.ces more", &out), 2);
         assert_string_equal(out, "cesync: run: unexpected argument 'more' (one schedule per "
@@ -1919,9 +1921,10 @@ static void test_run_lowering_refused(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
-/* cesync run's refusal, under `env`, of `cmd`, whose file (`name`) was
- * checked with `checked` where this process has `have`: it asks for
- * `connections conn` or CUDA_DEVICE_MAX_CONNECTIONS=`set`. */
+/* cesync run's refusal, under `env`, of `cmd`, whose file (`name`, at the
+ * place of the line that sets what the queues refuse) was checked with
+ * `checked` where this process has `have`: it asks for `connections conn`
+ * or CUDA_DEVICE_MAX_CONNECTIONS=`set`. */
 static void queues_refused(const char *env, const char *cmd, const char *name,
                            const char *checked, const char *have, const char *conn,
                            const char *set)
@@ -1943,16 +1946,34 @@ static void queues_refused(const char *env, const char *cmd, const char *name,
  * are asked, once, naming the file: each rank's ces_cuda_run_prepare said
  * "cesync: run: rank 0: preparing the schedule: ces_launch: the schedule was
  * checked with ..." on GPUs, without one run said that none can be used,
- * and a cesync built without CUDA that it was. */
+ * and a cesync built without CUDA that it was.  The file is named at its
+ * connections line, or where it has none, at its streams line (it said
+ * "run: FILE: the schedule ..."). */
 static void test_run_queues_first(void **state)
 {
+    char *dir = ces_test_tmpdir(), cmd[256];
+
     (void)state;
     queues_refused("CUDA_DEVICE_MAX_CONNECTIONS=", "run bad/cross_stream_conn1.ces",
-                   "bad/cross_stream_conn1.ces", "connections 1 (its 2 streams sharing 1 queue)",
-                   "8 hardware queues", "0", "1");
+                   "bad/cross_stream_conn1.ces:12:13",
+                   "connections 1 (its 2 streams sharing 1 queue)", "8 hardware queues", "0",
+                   "1");
     queues_refused("CUDA_DEVICE_MAX_CONNECTIONS=1", "run - < bad/cross_stream_conn0.ces",
-                   "<stdin>", "connections 0 (each of its 2 streams on a queue of its own)",
+                   "<stdin>:10:13", "connections 0 (each of its 2 streams on a queue of its own)",
                    "1 hardware queue", "1", "2 or more");
+    snprintf(cmd, sizeof(cmd), "%s/s.ces", dir);
+    ces_test_put_file(cmd, "cesync 1\nranks 2\n\nstreams\t 2\nsignal f u32 1\nphase eager x1\n"
+                           "r* s1 : write f[0] = 1\n");
+    snprintf(cmd, sizeof(cmd), "run %s/s.ces", dir);
+    {
+        char name[256];
+
+        snprintf(name, sizeof(name), "%s/s.ces:4:10", dir);
+        queues_refused("CUDA_DEVICE_MAX_CONNECTIONS=1", cmd, name,
+                       "connections 0 (each of its 2 streams on a queue of its own)",
+                       "1 hardware queue", "1", "2 or more");
+    }
+    ces_test_remove_in(dir, "s.ces\0");
 }
 
 /* The settings every rank reads from the environment are judged before the
@@ -2093,8 +2114,10 @@ static void test_run_help(void **state)
                           "collective `--ranks` defaults to the number of GPUs, at least 2 and "
                           "at most 8: every GPU of a machine of 2 to 8, 2 ranks on a machine of "
                           "one GPU (which need `CES_SHARE_GPUS=1`), GPUs 0 to 7 of more than 8. "
-                          "A file's ranks are its own. A run drives 1 to 64 ranks, more than the "
-                          "GPUs only with `CES_SHARE_GPUS=1`. Ranks the GPUs cannot take are "
+                          "A file's ranks are its own. A run drives 1 to 64 ranks (a file of "
+                          "more is refused at its `ranks` line, `run: x.ces:2:7: the schedule "
+                          "has 65 ranks; at most 64 can run`), more than the GPUs only with "
+                          "`CES_SHARE_GPUS=1`. Ranks the GPUs cannot take are "
                           "refused before any starts, in the words of `cesync devices --ranks "
                           "N`: too few GPUs (said with their number), GPUs that are not all "
                           "peers, a GPU of theirs that the driver fails to describe, or, with "

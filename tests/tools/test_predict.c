@@ -400,7 +400,7 @@ static void test_errors(void **state)
          "/bad/cross_stream_conn1.ces:19:6: the schedule does not finish: r0.s0#2 wait "
          "flag[1] >= 1 is blocked\n"},
     };
-    char *dir = ces_test_tmpdir(), *out = NULL;
+    char *dir = ces_test_tmpdir(), *out = NULL, path[256];
 
     (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -410,6 +410,23 @@ static void test_errors(void **state)
             fail_msg("'cesync %s' gave %d:\n%s", cases[i].args, rc, out);
         free(out);
     }
+    /* a file's ranks past the machine's GPUs are refused at its ranks line,
+     * FILE:LINE:COL and <stdin>:LINE:COL (it said "r9.ces: 9 ranks, ..." and
+     * "9 ranks, ..."); the built-in's above name none */
+    snprintf(path, sizeof(path), "%s/r9.ces", dir);
+    ces_test_put_file(path, "cesync 1\nranks 9\nbuffer b 64\nphase eager x1\n"
+                            "r* : produce b[0:8]\n");
+    for (int in = 0; in < 2; in++) {
+        char want[160];
+
+        snprintf(want, sizeof(want), "cesync: check --predict: %s:2:7: 9 ranks, the h200 model "
+                 "has at most 8 GPUs\n", in ? "<stdin>" : "r9.ces");
+        assert_int_equal(ces_test_tool(dir, in ? "check --predict - <r9.ces"
+                                               : "check --predict r9.ces", &out), 2);
+        assert_string_equal(out, want);
+        free(out);
+    }
+    remove(path);
     /* the schedule is optional, as in check (it said FILE.ces|COLL, but
      * none predicts the built-in alltoall, and "-" reads standard input) */
     assert_int_equal(ces_test_tool(dir, "check --predict --help", &out), 0);
