@@ -2633,19 +2633,41 @@ static bool across_may(const struct dot_order *o, const struct dot_ev *x,
     return !after_wait(o, x, i);
 }
 
+/* Whether write w[i], its clock computed, comes after each of the writes
+ * that order_across's wait may pass on, of no later replay: `need` holds
+ * nneed pairs, a process and how many of its events the clock must pass
+ * (one past the latest of those writes of it). */
+static bool across_after(const struct dot_order *o, size_t i, const uint32_t *need,
+                         uint32_t nneed)
+{
+    const uint32_t *wc = ow_clock(o, i);
+
+    for (uint32_t t = 0; t < nneed; t++) {
+        if (wc[need[2 * t]] < need[2 * t + 1])
+            return false;
+    }
+    return true;
+}
+
 /* At most this many events of a wait's process before it are read by
- * order_across for its waits u, and at most this many of those waits. */
+ * order_across for its waits u, and at most this many of those waits:
+ * with slots of at most DOT_CHAIN_WRITES writes, a wait's clock costs it
+ * at most 32 events and 4 slots' writes. */
 #define DOT_ACROSS_EVENTS 32
 #define DOT_ACROSS_WAITS 4
 
 /* Raises clock c of wait event y (`wt`, of width `width`) by what an
- * earlier wait u of its process into another slot passed on.  Where a
- * wait m of y's process into y's slot, between u and y, fails the value of a write
- * wy that y passes on, wy lands after m passes (landed before, it would
- * be the latest as m passes too), so after u passes, and after the write
- * wu that u passed on; a wu that every write y may pass on comes before
- * is none that u passes on where y passes, and y comes after one of the
- * others: the least of their clocks.  Of y's process, the DOT_TAKEN_LOOK
+ * earlier wait u of its process into another slot passed on.  Where, of
+ * each write wy that y may pass on as its slot's latest (across_may), a
+ * wait m of y's process into y's slot between u and y fails the value,
+ * the latest as y passes lands after m passes (landed before, it would
+ * be the latest as m passes too), so after u passes and after every
+ * write u passed on; a write wu that every wy comes before is none that
+ * u passes on where y passes, and y comes after one of the others (u
+ * fails the initial 0, so it passed on one): the least of their clocks.
+ * A first pass over u's writes looks for such a wu alone, by `need` (of
+ * each process of the wys, one past the latest of them), and reads no
+ * more of u where none is.  Of y's process, the DOT_TAKEN_LOOK
  * latest waits into y's slot before it are read for m, and the
  * DOT_ACROSS_WAITS latest waits into other slots among its
  * DOT_ACROSS_EVENTS events before it, before the earliest m (of each wy,
@@ -2666,7 +2688,7 @@ static void order_across(struct dot_order *o, const struct ces_graph *g, const s
     size_t yhi = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, true);
     size_t xlo, xhi, k0, ky;
     uint32_t n = o->nproc, *least = o->low + 2 * (size_t)n, mpos = UINT32_MAX, looked = 0;
-    uint32_t ymay = 0, us[DOT_ACROSS_EVENTS], nu = 0;
+    uint32_t us[DOT_ACROSS_EVENTS], nu = 0, need[2 * DOT_CHAIN_WRITES], nneed = 0;
     bool known = true;
 
     if (y->later || yhi - ylo > DOT_CHAIN_WRITES)
@@ -2694,7 +2716,10 @@ static void order_across(struct dot_order *o, const struct ces_graph *g, const s
 
         if (!across_may(o, y, wt, width, i, &known))
             continue;
-        ymay |= UINT32_C(1) << (i - ylo);
+        /* a process's writes by place: its latest last */
+        nneed += nneed == 0 || need[2 * (nneed - 1)] != o->w[i].proc;
+        need[2 * (nneed - 1)] = o->w[i].proc;
+        need[2 * nneed - 1] = o->w[i].pos + 1;
         for (size_t k = ky; k-- > k0 && ky - k <= DOT_TAKEN_LOOK && m == UINT32_MAX;) {
             if (!o->x[k].later && !ces_wait_holds(width, o->x[k].cmp, o->w[i].value,
                                                   o->x[k].value))
@@ -2704,7 +2729,7 @@ static void order_across(struct dot_order *o, const struct ces_graph *g, const s
         if (m == UINT32_MAX)
             return;
     }
-    if (!known || ymay == 0)
+    if (!known || nneed == 0)
         return;
     for (uint32_t k = 0; k < nu && looked < DOT_ACROSS_WAITS; k++) { /* each u */
         const struct dot_ev *u = &o->ev[o->off[y->proc] + us[k]];
@@ -2723,22 +2748,27 @@ static void order_across(struct dot_order *o, const struct ces_graph *g, const s
         if (u->later || o->dead[o->off[u->proc] + u->pos] || hi - lo > DOT_CHAIN_WRITES ||
             ces_wait_holds(uwidth, uop->cmp, 0, uop->value))
             continue;
-        o->work += (hi - lo) * (yhi - ylo + n);
+        o->work += (hi - lo) * nneed;
+        /* first a write u may pass on that every wy comes before, which a
+         * raise needs (one of a later replay or not computed goes to
+         * across_may alone, which clears `known` where u may pass on it) */
+        for (size_t i = lo; i < hi && known && !cut; i++)
+            cut = (o->w[i].later || o->w[i].pos >= o->done[o->w[i].proc] ||
+                   across_after(o, i, need, nneed)) &&
+                  across_may(o, u, uop, uwidth, i, &known);
+        if (!cut)
+            continue;
+        o->work += (hi - lo) * (nneed + n);
         for (uint32_t q = 0; q < n; q++)
             least[q] = UINT32_MAX;
-        for (size_t i = lo; i < hi && known; i++) {
-            bool before = true; /* every wy comes before it */
-
-            if (!across_may(o, u, uop, uwidth, i, &known))
+        for (size_t i = lo; i < hi && known; i++) { /* the others */
+            if (!across_may(o, u, uop, uwidth, i, &known) || across_after(o, i, need, nneed))
                 continue;
-            for (size_t j = ylo; j < yhi && before; j++)
-                before = !(ymay >> (j - ylo) & 1) || first_before(o, ow_clock(o, i), &o->w[j]);
-            cut = cut || before;
-            for (uint32_t q = 0; !before && q < n; q++)
+            for (uint32_t q = 0; q < n; q++)
                 least[q] = ow_clock(o, i)[q] < least[q] ? ow_clock(o, i)[q] : least[q];
-            any = any || !before;
+            any = true;
         }
-        for (uint32_t q = 0; known && cut && any && q < n; q++)
+        for (uint32_t q = 0; known && any && q < n; q++)
             c[q] = least[q] > c[q] ? least[q] : c[q];
     }
 }
