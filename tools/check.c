@@ -845,17 +845,20 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
     if (map == NULL)
         return ces_tool_fail("out of memory");
     if (total > CES_QUEUE_MAPS_MAX) {
+        /* where one rank's own assignments pass the bound, fewer ranks
+         * cannot help: its streams must be fewer */
+        bool streams = ces_queue_map_count(1, S, Q) > CES_QUEUE_MAPS_MAX;
         char at[32];
 
         free(map);
-        /* at the file's ranks, which the message asks to be fewer */
-        ces_setting_where(at, sizeof(at), g, CES_SETTING_RANKS);
+        /* at the file's line of what the message asks to be fewer */
+        ces_setting_where(at, sizeof(at), g, streams ? CES_SETTING_STREAMS : CES_SETTING_RANKS);
         snprintf(text, sizeof(text),
                  "--queue-sweep: %llu%s assignments of %u ranks' %u streams to at most %u "
-                 "queues, more than %u checks; check fewer ranks%s, or one assignment with "
+                 "queues, more than %u checks; check fewer %s%s, or one assignment with "
                  "--queues",
                  (unsigned long long)total, total == UINT64_MAX ? " or more" : "", R, S, Q,
-                 CES_QUEUE_MAPS_MAX, at);
+                 CES_QUEUE_MAPS_MAX, streams ? "streams" : "ranks", at);
         return ces_tool_fail_at("check", a->place, text);
     }
     if (a->json)

@@ -3168,22 +3168,43 @@ static void test_queues(void **state)
                            "ranks, or one assignment with --queues\n");
     free(o);
     /* a count past 2^64 - 1 saturates: it is not given as if it were the
-     * count; a file's is refused at its ranks line (FILE:LINE:COL, it said
-     * "check: --queue-sweep: ..."), and where it checks every assignment
-     * itself (connections any), without or with faults, at its
-     * connections line (it said "check: connections any: ...") */
+     * count; a file's is refused at the line of what it asks to be fewer
+     * (FILE:LINE:COL, it said "check: --queue-sweep: ..."): its ranks, or
+     * where one rank's assignments alone are too many (1 rank's 10 streams:
+     * 115975), its streams (it asked for fewer ranks at the ranks line);
+     * and where it checks every assignment itself (connections any),
+     * without or with faults, at its connections line (it said "check:
+     * connections any: ...") */
     {
         char *dir = ces_test_tmpdir(), path[128], want[512];
         static const char *const any[] = {"", " --fault-sweep"};
 
+        /* the file's ranks and streams, its last stream, and what follows
+         * "FILE:" in the refusal */
+        static const struct {
+            const char *ranks, *streams, *last, *says;
+        } sweeps[] = {
+            {"8", "3", "2", "2:7: --queue-sweep: 390625 assignments of 8 ranks' 3 streams to at "
+             "most 3 queues, more than 100000 checks; check fewer ranks"},
+            {"1", "10", "9", "3:9: --queue-sweep: 115975 assignments of 1 ranks' 10 streams to "
+             "at most 10 queues, more than 100000 checks; check fewer streams"},
+            {"2", "64", "63", "3:9: --queue-sweep: 18446744073709551615 or more assignments of 2 "
+             "ranks' 64 streams to at most 64 queues, more than 100000 checks; check fewer "
+             "streams"},
+        };
+
         snprintf(path, sizeof(path), "%s/q.ces", dir);
-        ces_test_put_file(path, "cesync 1\nranks 2\nstreams 64\nsignal f u32 1\nphase eager x1\n"
-                                "r* s63 : write f[0] = 1\n");
-        snprintf(want, sizeof(want), "cesync: check: %s:2:7: --queue-sweep: "
-                 "18446744073709551615 or more assignments of 2 ranks' 64 streams to at most 64 "
-                 "queues, more than 100000 checks; check fewer ranks, or one assignment with "
-                 "--queues\n", path);
-        file_says(path, "--queue-sweep", 2, want);
+        for (size_t i = 0; i < sizeof(sweeps) / sizeof(sweeps[0]); i++) {
+            char text[160];
+
+            snprintf(text, sizeof(text), "cesync 1\nranks %s\nstreams %s\nsignal f u32 1\n"
+                     "phase eager x1\nr* s%s : write f[0] = 1\n", sweeps[i].ranks,
+                     sweeps[i].streams, sweeps[i].last);
+            ces_test_put_file(path, text);
+            snprintf(want, sizeof(want), "cesync: check: %s:%s, or one assignment with --queues\n",
+                     path, sweeps[i].says);
+            file_says(path, "--queue-sweep", 2, want);
+        }
         ces_test_put_file(path, "cesync 1\nranks 2\nstreams 64\n  connections   any\n"
                                 "signal f u32 1\nphase eager x1\nr* s63 : write f[0] = 1\n");
         snprintf(want, sizeof(want), "cesync: check: %s:4:17: connections any: "
