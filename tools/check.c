@@ -854,10 +854,11 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
         /* at the file's line of what the message asks to be fewer */
         ces_setting_where(at, sizeof(at), g, streams ? CES_SETTING_STREAMS : CES_SETTING_RANKS);
         snprintf(text, sizeof(text),
-                 "--queue-sweep: %llu%s assignments of %u ranks' %u streams to at most %u "
+                 "--queue-sweep: %llu%s assignments of %u %s %u streams to at most %u "
                  "queues, more than %u checks; check fewer %s%s, or one assignment with "
                  "--queues",
-                 (unsigned long long)total, total == UINT64_MAX ? " or more" : "", R, S, Q,
+                 (unsigned long long)total, total == UINT64_MAX ? " or more" : "", R,
+                 R == 1 ? "rank's" : "ranks'", S, Q,
                  CES_QUEUE_MAPS_MAX, streams ? "streams" : "ranks", at);
         return ces_tool_fail_at("check", a->place, text);
     }

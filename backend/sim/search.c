@@ -3744,10 +3744,10 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
         ces_setting_where(at, sizeof(at), g, CES_SETTING_CONNECTIONS);
         return ces_ctx_error(ctx, CES_ERR_LIMIT,
                              "connections any%s: %" PRIu64 "%s assignments of %" PRIu32
-                             " ranks' %" PRIu32 " streams to hardware queues, more than %u "
+                             " %s %" PRIu32 " streams to hardware queues, more than %u "
                              "checks; name the queues (connections N, or a queue map)",
-                             at, total, total == UINT64_MAX ? " or more" : "", R, S,
-                             CES_QUEUE_MAPS_MAX);
+                             at, total, total == UINT64_MAX ? " or more" : "", R,
+                             R == 1 ? "rank's" : "ranks'", S, CES_QUEUE_MAPS_MAX);
     }
     map = ces_malloc(ctx, (size_t)R * S * sizeof(uint32_t));
     if (map == NULL)

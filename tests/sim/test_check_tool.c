@@ -3186,7 +3186,7 @@ static void test_queues(void **state)
         } sweeps[] = {
             {"8", "3", "2", "2:7: --queue-sweep: 390625 assignments of 8 ranks' 3 streams to at "
              "most 3 queues, more than 100000 checks; check fewer ranks"},
-            {"1", "10", "9", "3:9: --queue-sweep: 115975 assignments of 1 ranks' 10 streams to "
+            {"1", "10", "9", "3:9: --queue-sweep: 115975 assignments of 1 rank's 10 streams to "
              "at most 10 queues, more than 100000 checks; check fewer streams"},
             {"2", "64", "63", "3:9: --queue-sweep: 18446744073709551615 or more assignments of 2 "
              "ranks' 64 streams to at most 64 queues, more than 100000 checks; check fewer "

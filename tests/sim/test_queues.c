@@ -964,6 +964,16 @@ static void test_connections_any(void **state)
         assert_string_equal(ces_ctx_last_error(ctx),
                             "connections must be 0..64 or CES_CONNECTIONS_ANY, not 65");
         ces_graph_destroy(g);
+        /* 1 rank of 10 streams: 115975 assignments, said of the one rank */
+        g = ces_test_text_graph(ctx, "cesync 1\nranks 1\nstreams 10\nconnections any\n"
+                                     "signal f u32 1\nphase eager x1\n"
+                                     "r0 s9 : write f[0] = 1\n");
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_LIMIT);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "connections any (line 4:13): 115975 assignments of 1 rank's 10 "
+                            "streams to hardware queues, more than 100000 checks; name the "
+                            "queues (connections N, or a queue map)");
+        ces_graph_destroy(g);
     }
     ces_test_ctx_end(ctx, &st);
 }
