@@ -42,9 +42,10 @@
 /* The most writes, waits, records, awaits and wait conditions of one
  * schedule as the walk knows them (each a bit of a uint64_t). */
 #define EDGE_MAX 64u
-/* The most passes of a wait on writes of its block told apart (by the wait
- * and those writes), per schedule and configuration. */
-#define EDGE_MISSES 256u
+/* The passes of a wait on writes of its block told apart (by the wait and
+ * those writes) that edge_truth.miss has room for at first, per schedule
+ * and configuration; it doubles as needed. */
+#define EDGE_MISSES 64u
 /* The mixed schedules checked by default: seeds 0..EDGE_MIXED-1 and
  * edge_mixed_seeds (CES_EDGE_MIXED=N: 0..N-1 alone). */
 #define EDGE_MIXED 100u
@@ -306,8 +307,8 @@ struct edge_truth {
     uint64_t unchained[EDGE_MAX]; /* those drawn where no chain of waits leaves one out */
     uint64_t passed[2];      /* bit i: wait (await) i passed in some execution */
     uint64_t ran[2];         /* bit i: write (record) i ran in some execution */
-    struct edge_miss miss[EDGE_MISSES];
-    uint32_t nmiss;
+    struct edge_miss *miss;  /* nmiss of them, room for cmiss */
+    uint32_t nmiss, cmiss;
     uint64_t *set;           /* the states walked: fingerprint pairs, 0 0 empty */
     size_t cap, len;
     uint32_t *at;            /* per op of the model (at[p] + k): its place in op, or none */
@@ -434,10 +435,17 @@ static void edge_pass(struct edge_truth *t, const struct sim_op *o, uint32_t x)
         own |= (t->mask[c] >> k & 1) && t->wblock[k] == w->block ? UINT64_C(1) << k : 0;
     for (i = 0; i < t->nmiss && (t->miss[i].wait != w->nth || t->miss[i].writes != own); i++)
         ;
-    if (own != 0 && i == t->nmiss) {
-        assert_true(t->nmiss < EDGE_MISSES);
-        t->miss[t->nmiss++] = (struct edge_miss){w->nth, own};
+    if (own == 0 || i < t->nmiss)
+        return;
+    if (t->nmiss == t->cmiss) {
+        uint32_t cap = t->cmiss > 0 ? 2 * t->cmiss : EDGE_MISSES;
+        struct edge_miss *miss = realloc(t->miss, cap * sizeof(*miss));
+
+        assert_non_null(miss);
+        t->miss = miss;
+        t->cmiss = cap;
     }
+    t->miss[t->nmiss++] = (struct edge_miss){w->nth, own};
 }
 
 /* Walks every execution from s, each state (with what is tracked) once,
@@ -729,6 +737,7 @@ static void edge_config(struct ces_ctx *ctx, const struct ces_graph *big,
         ces_free(ctx, text);
         ces_free(ctx, all);
     }
+    free(t->miss);
     free(t);
 }
 
@@ -916,38 +925,47 @@ static void test_taken_write_edge(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* Judges the pictures of edge_counted's schedule of `tail` (named as
- * test_order_edges names them) as edge_seed does, and pins their edges to
- * waits: edges[k] in configuration k, wrong[k] of them wrong (NULL: none),
- * none missing. */
-static void edge_tail(struct ces_ctx *ctx, const char *tail, const uint64_t edges[4],
-                      const uint64_t wrong[4])
+/* Judges the pictures of edge_counted's schedule of `tail` as edge_seed
+ * does (its write delayed picked by `seed`) into sum[0..4), named as
+ * test_order_edges names them, and prints them. */
+static void edge_tail_sums(struct ces_ctx *ctx, const char *tail, uint64_t seed,
+                           struct edge_sum sum[4])
 {
     static const char *const names[4] = {"dot", "check", "check --queues 0,0",
                                          "check --fault delay"};
     struct edge_text *text = malloc(sizeof(*text));
-    struct edge_sum sum[4];
     struct ces_graph *big, *small;
 
     assert_non_null(text);
-    memset(sum, 0, sizeof(sum));
+    memset(sum, 0, 4 * sizeof(*sum));
     for (uint32_t i = 0; i < 4; i++)
         sum[i].name = names[i];
     edge_counted(text, EDGE_COUNTER, tail);
     big = ces_test_text_graph(ctx, text->buf);
     edge_counted(text, 1, tail);
     small = ces_test_text_graph(ctx, text->buf);
-    edge_seed(ctx, big, small, 4, 0, sum);
+    edge_seed(ctx, big, small, 4, seed, sum);
     for (uint32_t i = 0; i < 4; i++)
         edge_print(&sum[i]);
+    ces_graph_destroy(big);
+    ces_graph_destroy(small);
+    free(text);
+}
+
+/* Pins the edges to waits of the pictures of edge_counted's schedule of
+ * `tail` (edge_tail_sums, the delay of seed 0): edges[k] in configuration
+ * k, wrong[k] of them wrong (NULL: none), none missing. */
+static void edge_tail(struct ces_ctx *ctx, const char *tail, const uint64_t edges[4],
+                      const uint64_t wrong[4])
+{
+    struct edge_sum sum[4];
+
+    edge_tail_sums(ctx, tail, 0, sum);
     for (uint32_t k = 0; k < 4; k++) {
         assert_int_equal(sum[k].edges, edges[k]);
         assert_int_equal(sum[k].wrong, wrong != NULL ? wrong[k] : 0);
         assert_int_equal(sum[k].missing, 0);
     }
-    ces_graph_destroy(big);
-    ces_graph_destroy(small);
-    free(text);
 }
 
 /* Edges the picture drew wrong where a wait may pass on the slot's
@@ -1383,6 +1401,47 @@ static void test_mixed_edges(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Mixed seed 17,492 (edge_mixed), whose passes outgrew the 256 the walk
+ * kept room for (the sweep of seeds 12,000..17,999 stopped there): r0
+ * waits f == $i three times in two eager iterations ($i 2, then 3, the
+ * counting rank's phase the first), r0 s1, r1 twice, r2 twice (after an
+ * await of a record on its s1) write $i and r1 s1 3.  Each wait of the
+ * first iteration may pass on any of the 31 nonempty sets of its five 2
+ * (r1 s1's 3 fails == 2), each of the second on any of the 63 of its six
+ * writes, which all pass == 3: 282 passes told apart (111 under
+ * --queues 0,0), 33, 33, 27 and 33 edges to waits, none wrong or
+ * missing. */
+static void test_many_passes_edge(void **state)
+{
+    static const char tail[] =
+        "phase eager x2\nr0 : wait f[0] == $i\nr0 : wait f[0] == $i\nr0 : wait f[0] == $i\n"
+        "r0 s1 : write f[0]@0 = $i\nr1 : write f[0]@0 = $i\nr1 s1 : write f[0]@0 = 3\n"
+        "r1 : write f[0]@0 = $i\nr2 : write f[0]@0 = $i\nr2 s1 : record e0\nr2 : await e0\n"
+        "r2 : write f[0]@0 = $i\n";
+    static const uint64_t passes[4] = {282, 282, 111, 282}, edges[4] = {33, 33, 27, 33};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct edge_text *text = malloc(sizeof(*text)), *mixed = malloc(sizeof(*mixed));
+    struct edge_sum sum[4];
+
+    (void)state;
+    assert_non_null(text);
+    assert_non_null(mixed);
+    edge_counted(text, 1, tail);
+    edge_mixed(17492, 1, mixed);
+    assert_string_equal(text->buf, mixed->buf);
+    edge_tail_sums(ctx, tail, 17492, sum);
+    for (uint32_t k = 0; k < 4; k++) {
+        assert_int_equal(sum[k].passes, passes[k]);
+        assert_int_equal(sum[k].edges, edges[k]);
+        assert_int_equal(sum[k].wrong, 0);
+        assert_int_equal(sum[k].missing, 0);
+    }
+    free(text);
+    free(mixed);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1400,6 +1459,7 @@ int main(void)
         cmocka_unit_test(test_apart_tries_edge),
         cmocka_unit_test(test_across_slots_edge),
         cmocka_unit_test(test_mixed_edges),
+        cmocka_unit_test(test_many_passes_edge),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
