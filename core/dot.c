@@ -117,8 +117,10 @@ struct dot_pair {
  * taken_apart: its process's latest, then other processes' (apart_chain). */
 #define DOT_APART_LOOK 8
 
-/* At most this many writes into a slot for chain_over to read, all of
- * them for each wait it reads. */
+/* At most this many writes into a slot for chain_over, taken_apart (which
+ * chain_over calls: apart_before has an entry for each write, its sets of
+ * writes are bits of a uint32_t) and order_across (the wait's slot and each
+ * earlier wait's) to read, each all of them for each wait it reads. */
 #define DOT_CHAIN_WRITES 16
 
 /* At most this many writes tried by taken_apart's apart_fits for a write
