@@ -4,11 +4,16 @@
  *
  * Every (rank, stream) runs its unrolled ops in order.  Where a rank's
  * streams share hardware queues (connections N below the streams, not
- * `any`), stream k enters queue k mod N as the checker maps it, and an op
- * starts only once the op enqueued before it on its queue has ended (a
- * copy its bytes, a wait once it passed): the order is that of the CUDA
- * backend's calls (memops at their flush, a batch at its end), so a wait
- * blocked at a queue's head holds the other streams' ops behind it.  The
+ * `any`), stream k enters queue k mod N as the checker maps it, in the
+ * order of the CUDA backend's calls (memops at their flush, a batch's
+ * copies at its end), and the queue hands out its ops in that order: an op
+ * starts only once the op enqueued before it has left the queue's head, a
+ * copy as it started (its engine runs it while the queue goes on, so a
+ * copy of another stream behind it runs beside it), any other op as it
+ * ended (a wait once it passed, an await once it resumed).  An op that its
+ * own stream still holds (its previous op running), a wait not met and an
+ * await whose record has not ended hold the ops behind them, so a wait
+ * blocked at a queue's head holds the other streams' ops.  The
  * run is one execution: where it blocks, the checker finds a DEADLOCK or
  * HANG, but a DEADLOCK that only another order of the writes reaches may
  * finish here.  Copies in flight
@@ -107,8 +112,13 @@ struct inst {
     uint8_t launch;      /* the backend's fork or join of a multi-stream block */
     uint8_t done;
     uint8_t cat;
+    uint8_t taken;    /* it left its shared queue's head: a copy as it started,
+                         any other op as it ended */
+    uint8_t by_queue; /* its cause released it by leaving the head of their
+                         queue, at the cause's `taken_at` */
     int64_t match;  /* await: its record instance; -1 */
     int64_t qprev;  /* the op enqueued before it on its shared hardware queue; -1 */
+    double taken_at; /* when it left that head */
     double host;    /* enqueued by the host at */
     double end;
     double host_gap; /* time the GPU waited for the host before it */
@@ -277,9 +287,10 @@ static int block_empty(struct psim *s, uint32_t b)
 
 /* Instance id enters its stream's hardware queue, where the streams of a
  * rank share queues (stream k on queue k mod s->queues, as the checker
- * maps them: docs/SEMANTICS.md, section 2): it runs once the op enqueued
- * there before it has ended.  Called in the order the CUDA backend issues
- * the calls (ces_cuda_lower: memops at their flush, a batch at its end). */
+ * maps them: docs/SEMANTICS.md, section 2): it starts once the op
+ * enqueued there before it has left the queue's head (take).  Called in
+ * the order the CUDA backend issues the calls (ces_cuda_lower: memops at
+ * their flush, a batch's copies at its end). */
 static void enqueue(struct psim *s, size_t id)
 {
     struct inst *in = I(s, id);
@@ -641,8 +652,10 @@ static int build(struct psim *s)
                     } else if (op->kind == CES_OP_END) {
                         /* a batch enters its queue whole at its end, as
                          * the backend issues it: after the calls of other
-                         * streams between (only copies are inside it) */
-                        for (size_t i = batch_at[op->stream]; i <= id; i++)
+                         * streams between (only copies are inside it);
+                         * the end itself is no work of the queue's, so
+                         * what follows goes once its last copy started */
+                        for (size_t i = batch_at[op->stream]; i < id; i++)
                             if (I(s, i)->stream == op->stream)
                                 enqueue(s, i);
                     }
@@ -900,6 +913,18 @@ static int post_write(struct psim *s, size_t id)
 
 /* --- copies --------------------------------------------------------------- */
 
+/* Instance id leaves the head of its shared hardware queue now, unless it
+ * did already: the op enqueued after it there may start. */
+static void take(struct psim *s, size_t id)
+{
+    struct inst *in = I(s, id);
+
+    if (!in->taken) {
+        in->taken = 1;
+        in->taken_at = s->t;
+    }
+}
+
 static int start_copy(struct psim *s, size_t stream, size_t id)
 {
     struct inst *in = I(s, id);
@@ -930,6 +955,7 @@ static int start_copy(struct psim *s, size_t stream, size_t id)
     f.left = (double)(in->op->a.hi - in->op->a.lo);
     f.stream = stream;
     f.inst = id;
+    take(s, id); /* its engine runs it; the queue goes on */
     s->nflights_live++;
     if (ces_vec_push(s->ctx, &s->flights, sizeof(f), &f) != CES_OK)
         return ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
@@ -1051,6 +1077,7 @@ static void advance(struct psim *s, struct pstream *ps, size_t id)
 {
     struct inst *in = I(s, id);
 
+    take(s, id);
     in->end = s->t;
     in->done = 1;
     ps->ready_cause = (int64_t)id;
@@ -1131,8 +1158,9 @@ static int step(struct psim *s, size_t k)
     id = CES_VEC_AT(&ps->ids, size_t, ps->pc);
     in = I(s, id);
     op = in->op;
-    if (!in->begun && in->qprev >= 0 && !I(s, (size_t)in->qprev)->done) {
-        /* behind another stream's op in their shared queue: idle */
+    if (!in->begun && in->qprev >= 0 && !I(s, (size_t)in->qprev)->taken) {
+        /* behind another stream's op at the head of their shared queue,
+         * which waits for what it needs itself: idle */
         ps->primed = 0;
         ps->state = S_WAIT_QUEUE;
         return 1;
@@ -1226,15 +1254,18 @@ static int step(struct psim *s, size_t k)
             busy(ps, s->t + s->m->copy_batch_us);
             return 1;
         }
+        take(s, id); /* its copies go to their engines */
         for (size_t j = ps->pc + 1; j < ps->end_inst; j++) {
             struct inst *c = I(s, CES_VEC_AT(&ps->ids, size_t, j));
 
             /* on the critical path as the batch's end is (copy_done) */
             c->begun = 1;
             c->cause = in->cause;
+            c->by_queue = in->by_queue;
             c->host_gap = in->host_gap;
             c->cat = CAT_COPY;
             if (empty_copy(c->op)) {
+                take(s, CES_VEC_AT(&ps->ids, size_t, j));
                 c->done = 1;
                 c->end = s->t;
                 continue;
@@ -1248,6 +1279,7 @@ static int step(struct psim *s, size_t k)
             in = I(s, CES_VEC_AT(&ps->ids, size_t, ps->pc));
             in->begun = 1;
             in->cause = I(s, id)->cause;
+            in->by_queue = I(s, id)->by_queue;
             in->host_gap = I(s, id)->host_gap;
             in->cat = CAT_COPY;
             advance(s, ps, CES_VEC_AT(&ps->ids, size_t, ps->pc));
@@ -1287,6 +1319,7 @@ static int step(struct psim *s, size_t k)
              * record; one that arrives later passes at once. */
             if (in->blocked && rec->end + s->m->event_us > s->t + EPS) {
                 in->cause = in->match;
+                in->by_queue = 0;
                 in->host_gap = 0.0;
                 busy(ps, rec->end + s->m->event_us);
                 return 1;
@@ -1327,6 +1360,7 @@ static void copy_done(struct psim *s, struct flight *f)
 
         e->begun = 1;
         e->cause = b->cause;
+        e->by_queue = b->by_queue;
         e->host_gap = b->host_gap;
         e->cat = CAT_COPY;
         ps->pc = ps->end_inst;
@@ -1369,11 +1403,12 @@ static int wake(struct psim *s)
             }
             break;
         case S_WAIT_QUEUE:
-            /* the op ahead of it in the queue ended after the stream's own
-             * last op: that released it */
+            /* the op ahead of it in the queue left the head after the
+             * stream's own last op ended: that released it */
             in = I(s, CES_VEC_AT(&ps->ids, size_t, ps->pc));
-            if (I(s, (size_t)in->qprev)->done) {
+            if (I(s, (size_t)in->qprev)->taken) {
                 ps->ready_cause = in->qprev;
+                in->by_queue = 1;
                 ps->state = S_RUN;
                 changed = 1;
             }
@@ -1508,8 +1543,13 @@ static void critical_path(struct psim *s)
         struct inst *in = I(s, (size_t)last);
         const struct inst *c = in->cause >= 0 ? I(s, (size_t)in->cause) : NULL;
         /* a wait released by a write counts from the write's post: the
-         * writer's stream may have gone on to a progress write after it */
-        double from = c == NULL ? 0.0 : in->cat == CAT_SIGNAL ? c->posted : c->end;
+         * writer's stream may have gone on to a progress write after it;
+         * an op released by its queue from when the op ahead left the head
+         * (a copy as it started) */
+        double from = c == NULL                ? 0.0
+                      : in->cat == CAT_SIGNAL ? c->posted
+                      : in->by_queue          ? c->taken_at
+                                              : c->end;
 
         /* a wait the slow mode held behind a copy: the hold is signal */
         add_exact(&per[in->cat], &err[in->cat], upto - from - in->host_gap - in->held);

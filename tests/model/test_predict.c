@@ -1244,17 +1244,18 @@ static void test_memop_batches_as_lowered(void **state)
  * was priced as a copy inside a GPU); it shares the links with the copies
  * they carry. */
 /* Streams that share a hardware queue (stream k on queue k mod N, as the
- * checker maps them) run their ops in the order they were enqueued there,
- * each once the one before it ended.  Rank 0's three copies on three
- * streams share no resource and no engine (s0 to rank 1: 1 + 4 us; s1 from
- * rank 1: 1 + 2; s2 inside rank 0: 1 + 0.25): on queues of their own
- * (connections 0, 3 or any) they take the longest, 5 us; on one queue the
- * sum, 9.25; on two s0 and then s2 on queue 0 beside s1: 6.25.  The model
- * refused every schedule with connections 1 or 2 here. */
-static void test_shared_queue_serializes(void **state)
+ * checker maps them) take their ops from it in the order they were
+ * enqueued there: an op starts once the op before it there has left the
+ * queue's head, a copy as it started, any other op as it ended.  Rank 0's
+ * three copies on three streams share no resource and no engine (s0 to
+ * rank 1: 1 + 4 us; s1 from rank 1: 1 + 2; s2 inside rank 0: 1 + 0.25):
+ * on any number of queues they take the longest, 5 us (where each waited
+ * for the end of the one before it, one queue took the sum, 9.25, and two
+ * 6.25).  The model refused every schedule with connections 1 or 2
+ * here. */
+static void test_shared_queue_overlaps(void **state)
 {
     static const uint32_t conn[5] = {0, 1, 2, 3, CES_CONNECTIONS_ANY};
-    static const double want[5] = {5.0, 9.25, 6.25, 5.0, 5.0};
     struct ces_model m = round_model();
 
     (void)state;
@@ -1269,8 +1270,43 @@ static void test_shared_queue_serializes(void **state)
         op(&f, 0, copy(&f, 1, 1, 4000, 0, 2000));
         op(&f, 0, copy(&f, 2, 0, 8000, 0, 1000));
         p = predict(&f, &m);
-        assert_us(p.total_us, want[k]);
-        assert_us(p.path_copy_us, want[k]);
+        assert_us(p.total_us, 5.0);
+        assert_us(p.path_copy_us, 5.0);
+        fx_end(&f);
+    }
+}
+
+/* An op whose own stream holds it at the head of a shared queue holds the
+ * ops behind it: rank 0's s0 copies A to rank 1 (1 + 4 us) and then B
+ * inside rank 0 (1 + 0.25); s1's write W (a memop batch, 0.5) and copy C
+ * from rank 1 (1 + 2) are enqueued after B.  On one queue W starts as B
+ * does, once A has ended, and C after W: 5 + 0.5 + 3 = 8.5 us, the
+ * critical path 8 us of copy and W's 0.5 of memop, counted from B's start
+ * (where W waited for B's end, 9.75; from B's end the path would count
+ * 9.25 us of copy and -0.75 of memop).  On queues of their own
+ * (connections 0 or 2) B ends last, at 6.25. */
+static void test_shared_queue_head_of_line(void **state)
+{
+    struct ces_model m = round_model();
+
+    (void)state;
+    for (uint32_t conn = 0; conn < 3; conn++) {
+        struct fx f;
+        struct ces_predict p;
+        struct ces_op w;
+
+        fx_init(&f, 2, 2, CES_PHASE_EAGER, 1);
+        assert_int_equal(ces_graph_set_connections(f.g, conn), CES_OK);
+        w = wr(&f, 0, 0, 1);
+        w.stream = 1;
+        op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+        op(&f, 0, copy(&f, 0, 0, 8000, 0, 1000));
+        op(&f, 0, w);
+        op(&f, 0, copy(&f, 1, 1, 4000, 0, 2000));
+        p = predict(&f, &m);
+        assert_us(p.total_us, conn == 1 ? 8.5 : 6.25);
+        assert_us(p.path_copy_us, conn == 1 ? 8.0 : 6.25);
+        assert_us(p.path_memop_us, conn == 1 ? 0.5 : 0.0);
         fx_end(&f);
     }
 }
@@ -1280,8 +1316,11 @@ static void test_shared_queue_serializes(void **state)
  * streams between (emit_batch of backend/cuda/lower.c).  Rank 0's s1 wait
  * is written between s0's batch and its end, so it enters the one queue
  * first: it passes at 3.5 (r1's write posted at 0.5, pushed 3 us), and the
- * copy to rank 1 runs after it, 1 + 4 us: 8.5.  In line order the copy
- * would end at 5 and the wait pass at 5.5; on queues of their own, 5. */
+ * copy to rank 1 runs after it, 1 + 4 us: 8.5; s1's copy inside rank 0
+ * after the wait, enqueued behind the batch, starts with the batch's copy
+ * and ends at 4.75 (it waited for that copy's end: 9.75).  In line order
+ * the copy to rank 1 would end at 5, the wait pass at 3.5 and the copy
+ * inside rank 0 end at 4.75; on queues of their own, 5. */
 static void test_shared_queue_batch_at_end(void **state)
 {
     struct ces_model m = round_model();
@@ -1299,6 +1338,7 @@ static void test_shared_queue_batch_at_end(void **state)
         op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
         op(&f, 0, w);
         op(&f, 0, simple(CES_OP_END, 0));
+        op(&f, 0, copy(&f, 1, 0, 8000, 0, 1000));
         op(&f, 1, wr(&f, 0, 0, 1));
         assert_us(predict(&f, &m).total_us, conn == 1 ? 8.5 : 5.0);
         fx_end(&f);
@@ -2726,7 +2766,8 @@ int main(void)
         cmocka_unit_test(test_memop_batches_as_lowered),
         cmocka_unit_test(test_third_party_copy),
         cmocka_unit_test(test_signal_from_the_post),
-        cmocka_unit_test(test_shared_queue_serializes),
+        cmocka_unit_test(test_shared_queue_overlaps),
+        cmocka_unit_test(test_shared_queue_head_of_line),
         cmocka_unit_test(test_shared_queue_batch_at_end),
         cmocka_unit_test(test_shared_queue_blocked),
         cmocka_unit_test(test_engine_switch),

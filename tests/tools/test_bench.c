@@ -818,9 +818,11 @@ static void test_side_way_predictions(void **state)
 /* Under CUDA_DEVICE_MAX_CONNECTIONS below a variant's streams the dry run
  * predicts its graph with them sharing the queues, as the run's variants
  * declare it (ces_cuda_queues_adopt): alltoall overlap at 1 MiB, its local
- * copy on s1, takes 16.338 us on one queue, its barrier behind the local
- * copy, and 14.031 on two, eight or unset (14.031 under one too, before
- * the model timed shared queues); plain, one stream, 24.588 everywhere.
+ * copy on s1, takes 16.338 us on one queue, its barrier behind the record
+ * that follows the local copy on s1 (which waits for the copy's end, also
+ * now that an op behind a copy waits only for its start), and 14.031 on
+ * two, eight or unset (14.031 under one too, before the model timed shared
+ * queues); plain, one stream, 24.588 everywhere.
  * The header names a setting below 8. */
 static void test_dry_run_shared_queues(void **state)
 {
