@@ -1382,7 +1382,9 @@ struct ces_predict {
  * unrolled ops in order, where streams share hardware queues (`connections`
  * N above 0 but below the streams: stream s on queue s mod N; `any` gives
  * each a queue of its own) once the op enqueued before it on its queue, as
- * the CUDA backend issues them, has ended; copies in flight share each GPU's link out, link in
+ * the CUDA backend issues them, has left the queue's head (a copy as it
+ * starts, a batch as it issues its copies, any other op as it ends);
+ * copies in flight share each GPU's link out, link in
  * (link_gbps; one copy between GPUs at most peer_copy_gbps) and memory
  * (local_copy_gbps) max-min fairly, at most copy_engines at once per
  * issuing GPU; a wait resumes signal_local_us,
