@@ -1212,6 +1212,20 @@ static int cmp_ow_slot(const void *x, const void *y)
     return slot_order(a->sig, a->rank, a->idx, b->sig, b->rank, b->idx);
 }
 
+/* The key of op's slot, to find its writes and waits (cmp_ow_slot). */
+static struct dot_ow slot_key(const struct ces_op *op)
+{
+    struct dot_ow k = {op->slot.sig, op->slot.rank, op->slot.idx, 0, 0, 0, 0, 0, false};
+
+    return k;
+}
+
+/* Whether op's slot is `slot`. */
+static bool in_slot(const struct ces_op *op, const struct dot_ow *slot)
+{
+    return op->slot.sig == slot->sig && op->slot.rank == slot->rank && op->slot.idx == slot->idx;
+}
+
 /* Writes by slot, process, place. */
 static int cmp_ow(const void *x, const void *y)
 {
@@ -1442,8 +1456,7 @@ static bool paired_before(const struct dot_order *o, const struct ces_graph *g,
     size_t at = o->off[w->proc] + w->pos;
 
     if (x == NULL || !o->paired[r] || !o->linked[y->proc] || y->ref.block <= x->ref.block ||
-        op->slot.sig != slot->sig || op->slot.rank != slot->rank || op->slot.idx != slot->idx ||
-        !ces_wait_holds(width, op->cmp, w->value, op->value))
+        !in_slot(op, slot) || !ces_wait_holds(width, op->cmp, w->value, op->value))
         return false;
     return w->pos >= o->done[w->proc] ||
            (!o->dead[at] && !past_event(o, order_clock(o, at), x->proc, x->pos));
@@ -1478,8 +1491,7 @@ static bool spent_before(const struct dot_order *o, const struct ces_graph *g,
     const struct dot_ow *w = &o->w[i];
     size_t at = o->off[w->proc] + w->pos;
 
-    if (x == NULL || !o->linked[y->proc] || y->ref.block <= x->ref.block ||
-        op->slot.sig != slot->sig || op->slot.rank != slot->rank || op->slot.idx != slot->idx ||
+    if (x == NULL || !o->linked[y->proc] || y->ref.block <= x->ref.block || !in_slot(op, slot) ||
         (w->pos < o->done[w->proc] &&
          (o->dead[at] || past_event(o, order_clock(o, at), x->proc, x->pos))))
         return false;
@@ -2325,7 +2337,7 @@ static void spent_raise(struct dot_order *o, const struct ces_graph *g, uint32_t
 {
     const struct dot_ev *x = &o->ev[o->spent[r]];
     const struct ces_op *op = op_at(g, x->ref);
-    struct dot_ow slot = {op->slot.sig, op->slot.rank, op->slot.idx, 0, 0, 0, 0, 0, false};
+    struct dot_ow slot = slot_key(op);
     uint32_t width = ces_graph_signal(g, op->slot.sig).width;
 
     replays_left(o, g, x, &slot, op, width, c, UINT32_MAX, NULL);
@@ -2698,9 +2710,7 @@ static void order_across(struct dot_order *o, const struct ces_graph *g, const s
     for (uint32_t pos = y->pos; pos-- > 0 && y->pos - pos <= DOT_ACROSS_EVENTS;) {
         const struct ces_op *uop = op_at(g, o->ev[o->off[y->proc] + pos].ref);
 
-        if (uop->kind == CES_OP_WAIT && (uop->slot.sig != wt->slot.sig ||
-                                         uop->slot.rank != wt->slot.rank ||
-                                         uop->slot.idx != wt->slot.idx))
+        if (uop->kind == CES_OP_WAIT && !in_slot(uop, slot))
             us[nu++] = pos; /* latest first */
     }
     o->work += y->pos < DOT_ACROSS_EVENTS ? y->pos : DOT_ACROSS_EVENTS;
@@ -2736,8 +2746,7 @@ static void order_across(struct dot_order *o, const struct ces_graph *g, const s
     for (uint32_t k = 0; k < nu && looked < DOT_ACROSS_WAITS; k++) { /* each u */
         const struct dot_ev *u = &o->ev[o->off[y->proc] + us[k]];
         const struct ces_op *uop = op_at(g, u->ref);
-        struct dot_ow uslot = {uop->slot.sig, uop->slot.rank, uop->slot.idx,
-                               0, 0, 0, 0, 0, false};
+        struct dot_ow uslot = slot_key(uop);
         uint32_t uwidth = ces_graph_signal(g, uop->slot.sig).width;
         size_t lo, hi;
         bool any = false, cut = false;
@@ -2764,10 +2773,13 @@ static void order_across(struct dot_order *o, const struct ces_graph *g, const s
         for (uint32_t q = 0; q < n; q++)
             least[q] = UINT32_MAX;
         for (size_t i = lo; i < hi && known; i++) { /* the others */
+            const uint32_t *wc;
+
             if (!across_may(o, u, uop, uwidth, i, &known) || across_after(o, i, need, nneed))
                 continue;
+            wc = ow_clock(o, i);
             for (uint32_t q = 0; q < n; q++)
-                least[q] = ow_clock(o, i)[q] < least[q] ? ow_clock(o, i)[q] : least[q];
+                least[q] = wc[q] < least[q] ? wc[q] : least[q];
             any = true;
         }
         for (uint32_t q = 0; known && any && q < n; q++)
@@ -2805,7 +2817,7 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
     const struct dot_ev *x = &o->ev[e];
     const struct ces_op *op = op_at(g, x->ref);
     uint32_t n = o->nproc, *c = order_clock(o, e), *pred = c - n, ng, width;
-    struct dot_ow slot = {op->slot.sig, op->slot.rank, op->slot.idx, 0, 0, 0, 0, 0, false};
+    struct dot_ow slot = slot_key(op);
     uint32_t *low = o->low;
     bool any = false, seen, zero, dead = x->pos > 0 && o->dead[e - 1];
 
@@ -3536,7 +3548,7 @@ static bool taken_apart(struct dot_order *o, const struct dot_ev *x, const struc
 static bool chain_over(struct dot_order *o, const struct dot_ev *x, const uint32_t *c,
                        const struct ces_op *wt, uint32_t width, uint32_t ng, size_t i)
 {
-    const struct dot_ow slot = {wt->slot.sig, wt->slot.rank, wt->slot.idx, 0, 0, 0, 0, 0, false};
+    const struct dot_ow slot = slot_key(wt);
     size_t wlo = o->group[0], whi = o->group[ng], xlo, xhi;
     struct latest_waits it;
 
@@ -3582,7 +3594,7 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
     const struct ces_op *op = op_at(g, x->ref);
     const uint32_t *c = order_clock(o, e);
     uint32_t ng, width = ces_graph_signal(g, op->slot.sig).width, nkept = 0;
-    struct dot_ow slot = {op->slot.sig, op->slot.rank, op->slot.idx, 0, 0, 0, 0, 0, false};
+    struct dot_ow slot = slot_key(op);
     size_t *near = o->last + o->nproc; /* [nproc]: the writes found */
     bool chained = st->chk == NULL || !st->chk->unchained;
     int rc = CES_OK;
