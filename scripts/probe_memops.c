@@ -25,12 +25,15 @@
  * messages as the backend issues them with one thing changed at a time,
  * the one-way sender's flags on a second stream, the sendrecv builder's
  * staged ring with and without a launch's fork and join, and captured
- * one-way messages as the backend's groups stage them.  Two GPUs driven by one
- * process; raw CUDA runtime and driver calls, no cesync.  Built and run by
+ * one-way messages as the backend's groups stage them; and which ops hold a
+ * hardware queue that all streams share (CUDA_DEVICE_MAX_CONNECTIONS=1)
+ * behind a local copy, and for how long (queue-hold, GPU 0 alone).  Two GPUs
+ * driven by one process (one when only one-GPU probes are named); raw CUDA
+ * runtime and driver calls, no cesync.  Built and run by
  * scripts/probe_memops.sh; `probe_memops NAME...` runs only the named
  * probes (the table in main).
  *
- * Every probe enqueues N iterations on both GPUs behind a gate (a stream
+ * Every probe enqueues N iterations on its GPUs behind a gate (a stream
  * wait on pinned host memory), opens the gate, and prints the time per
  * iteration: the events around the whole loop over N, and for the alltoall
  * loops also the median over iterations of per-iteration events (the
@@ -104,6 +107,7 @@ static uint64_t *host_words;         /* pinned, mapped: progress words in host m
 static CUdeviceptr host_words_dev;
 static atomic_int guard_fired;
 static atomic_long began_ns;         /* 0: no gate closed */
+static int gpus;                     /* set up (main): 1 when every probe run needs GPU 0 alone */
 
 static long now_ns(void)
 {
@@ -214,16 +218,16 @@ static const char *guard_note(void)
     return atomic_load(&guard_fired) ? "   (gate opened by the guard)" : "";
 }
 
-/* Zero the flags, then close the gate on both streams and record the start. */
+/* Zero the flags, then close the gate on the GPUs' streams and record the start. */
 static void begin(void)
 {
-    for (int g = 0; g < 2; g++) {
+    for (int g = 0; g < gpus; g++) {
         CK(cudaSetDevice(g));
         CK(cudaMemset(G[g].flags, 0, 4096));
         CK(cudaDeviceSynchronize());
     }
     close_gate();
-    for (int g = 0; g < 2; g++) {
+    for (int g = 0; g < gpus; g++) {
         CK(cudaSetDevice(g));
         DK(cuStreamWaitValue32((CUstream)G[g].st, gate_dev, 1, CU_STREAM_WAIT_VALUE_GEQ));
         CK(cudaEventRecord(G[g].t0, G[g].st));
@@ -237,18 +241,18 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Record the end on both streams, open the gate, wait and return the
+/* Record the end on the GPUs' streams, open the gate, wait and return the
  * slowest GPU's time from its gate to its end, in ms. */
 static double finish(void)
 {
     double worst = 0.0;
 
-    for (int g = 0; g < 2; g++) {
+    for (int g = 0; g < gpus; g++) {
         CK(cudaSetDevice(g));
         CK(cudaEventRecord(G[g].t1, G[g].st));
     }
     open_gate();
-    for (int g = 0; g < 2; g++) {
+    for (int g = 0; g < gpus; g++) {
         float ms;
 
         CK(cudaSetDevice(g));
@@ -2079,6 +2083,114 @@ static void probe_ring_staged(void)
                 ring_case(sizes[z], cases[k].o, cases[k].name);
 }
 
+/* Which ops hold a shared hardware queue's head, and for how long (GPU 0
+ * alone; run it under CUDA_DEVICE_MAX_CONNECTIONS unset and =1, which CUDA
+ * reads as it initializes: scripts/probe_memops.sh's CONNECTIONS).  Under
+ * one connection all streams of the GPU enqueue into one queue in the order
+ * of the host's calls; the cost model lets an op leave its head so: a copy as
+ * it starts, any other op (a memop, an event record, an await) as it ends,
+ * so a record behind a long copy on s1 holds another stream's ops behind it
+ * until the copy ends.  Per size of a local copy on s1 (cudaMemcpyAsync, as
+ * the backend issues a lone copy), when an op that s0 enqueues after it
+ * completes:
+ *   a) s0 writes a flag (cuStreamWriteValue32) behind the copy alone (the
+ *      model: beside the copy on any number of queues);
+ *   b) s1 records an untimed event R after the copy (the lowering's record
+ *      after a local copy); s0 writes the flag behind R (the model: beside
+ *      the copy on a queue per stream, after its end on one queue);
+ *   c) as b), s0 awaiting R before its write (the control: after the copy's
+ *      end on any number of queues);
+ *   d) s0 copies HOLD_SMALL bytes behind the copy (the model: beside it on
+ *      any number of queues; on one queue, do two streams' copies overlap?).
+ * Every iteration starts with a timed event S on s1 that s0 awaits (so s0
+ * starts with s1 on any number of queues), and ends with s1 awaiting s0's
+ * last op (so no copy of an iteration overlaps the next one).  The times
+ * are timing events: cudaEventElapsedTime compares events of any two
+ * streams of one device, each stamped from the GPU's one timer (about
+ * 0.5 us resolution); a device clock (%globaltimer) would need a kernel,
+ * which this file builds none of.  The timing events are placed where they
+ * cannot hold s0's ops: S before the copy, the copy's end E on s1 enqueued
+ * after s0's ops, s0's end T right behind its op (at 1 MiB the copy may end
+ * before s0 has woken from S on separate queues: compare each line with
+ * its line under the other setting).  Per case: the copy's
+ * time (E - S), s0's completion from the iteration's start (T - S) and
+ * relative to the copy's end (T - E, taken as the difference of the two, so
+ * that no elapsed time is negative: near minus the copy's time when s0's op
+ * ran beside the copy, 0 or more when it waited for its end), medians over
+ * the N iterations. */
+#define HOLD_SMALL (64u << 10) /* bytes of case d's copy on s0 */
+
+enum hold { HOLD_COPY, HOLD_RECORD, HOLD_AWAIT, HOLD_COPIES };
+
+static void hold_case(size_t bytes, enum hold h, const char *conn)
+{
+    static const char *names[] = {"a) s1 copy; s0 write", "b) s1 copy, record R; s0 write",
+                                  "c) s1 copy, record R; s0 awaits R, write",
+                                  "d) s1 copy; s0 copy of 64 KiB"};
+    static cudaEvent_t ends[N + 1]; /* E: the copy's end, timed */
+    static int made;
+    struct gpu *x = &G[0];
+    cudaStream_t s0 = x->st, s1 = x->side;
+    double copy[N], done[N], after[N];
+
+    CK(cudaSetDevice(0));
+    if (!made) {
+        for (int i = 0; i <= N; i++)
+            CK(cudaEventCreate(&ends[i]));
+        made = 1;
+    }
+    begin();
+    DK(cuStreamWaitValue32((CUstream)s1, gate_dev, 1, CU_STREAM_WAIT_VALUE_GEQ));
+    for (uint32_t i = 1; i <= N; i++) {
+        if (i > 1)
+            CK(cudaStreamWaitEvent(s1, x->join[i - 1], 0));
+        CK(cudaEventRecord(x->it0[i], s1));
+        CK(cudaStreamWaitEvent(s0, x->it0[i], 0));
+        CK(cudaMemcpyAsync(x->recv, x->send, bytes, cudaMemcpyDefault, s1));
+        if (h == HOLD_RECORD || h == HOLD_AWAIT)
+            CK(cudaEventRecord(x->fork[i], s1));
+        if (h == HOLD_AWAIT)
+            CK(cudaStreamWaitEvent(s0, x->fork[i], 0));
+        if (h == HOLD_COPIES)
+            CK(cudaMemcpyAsync(x->recv + BIG / 2, x->send + BIG / 2, HOLD_SMALL,
+                               cudaMemcpyDefault, s0));
+        else
+            DK(cuStreamWriteValue32((CUstream)s0, flag(0, 60), i, 0));
+        CK(cudaEventRecord(x->it1[i], s0));
+        CK(cudaEventRecord(ends[i], s1));
+        CK(cudaEventRecord(x->join[i], s0));
+    }
+    finish();
+    for (int i = 1; i <= N; i++) {
+        float c, d;
+
+        CK(cudaEventElapsedTime(&c, x->it0[i], ends[i]));
+        CK(cudaEventElapsedTime(&d, x->it0[i], x->it1[i]));
+        copy[i - 1] = 1000.0 * c;
+        done[i - 1] = 1000.0 * d;
+        after[i - 1] = done[i - 1] - copy[i - 1];
+    }
+    printf("connections %-5s %3zu MiB %-42s copy %8.2f us  s0 done %8.2f us  s0 - copy end "
+           "%8.2f us%s\n",
+           conn, bytes >> 20, names[h], median_of(copy, N), median_of(done, N),
+           median_of(after, N), guard_note());
+    fflush(stdout);
+}
+
+static void probe_queue_hold(void)
+{
+    static const size_t sizes[] = {1u << 20, 8u << 20, 64u << 20};
+    const char *conn = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+
+    if (conn == NULL)
+        conn = "unset";
+    printf("== what holds a queue's head behind a local copy (GPU 0, "
+           "CUDA_DEVICE_MAX_CONNECTIONS %s; medians)\n", conn);
+    for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++)
+        for (int h = HOLD_COPY; h <= HOLD_COPIES; h++)
+            hold_case(sizes[z], (enum hold)h, conn);
+}
+
 /* Close the gate on every copy stream of both GPUs and record their starts. */
 static void begin_streams(void)
 {
@@ -2792,56 +2904,87 @@ static void probe_hops(void)
                 hop_case(sizes[z], cases[k].o, cases[k].name);
 }
 
+/* Whether the command line runs the probe `name`: it names it, or none. */
+static int named(int argc, char **argv, const char *name)
+{
+    int run = argc < 2;
+
+    for (int a = 1; a < argc; a++)
+        run |= strcmp(argv[a], name) == 0;
+    return run;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
         const char *name;
         void (*fn)(void);
+        int gpus; /* 1: GPU 0 alone; 2: GPUs 0 and 1, peers */
     } probes[] = {
-        {"barriers", probe_barriers},
-        {"alltoall", probe_alltoall},
-        {"modes", probe_modes},
-        {"peer-apart", probe_peer_apart},
-        {"flagged", probe_flagged},
-        {"fork-gated", probe_fork_gated},
-        {"large-shapes", probe_large_shapes},
-        {"head", probe_head},
-        {"flag-copy", probe_flag_copy},
-        {"side-wait", probe_side_wait},
-        {"local-cost", probe_local_cost},
-        {"one-way", probe_one_way},
-        {"one-way-flags", probe_one_way_flags},
-        {"one-way-keep", probe_one_way_keep},
-        {"one-way-2b", probe_one_way_2b},
-        {"one-way-split", probe_one_way_split},
-        {"one-way-4b", probe_one_way_4b},
-        {"one-way-light", probe_one_way_light},
-        {"fork-point", probe_fork_point},
-        {"stream-pick", probe_stream_pick},
-        {"copy-pairs", probe_copy_pairs},
-        {"flag-shapes", probe_flag_shapes},
-        {"copy-after-wait", probe_copy_after_wait},
-        {"copy-order", probe_copy_order},
-        {"copy-gaps", probe_copy_gaps},
-        {"staged", probe_staged},
-        {"staged-small", probe_staged_small},
-        {"staged-side", probe_staged_side},
-        {"ring-staged", probe_ring_staged},
-        {"captured-oneway", probe_captured_oneway},
-        {"hops", probe_hops},
-        {"copy-engines", probe_copy_engines},
-        {"engine-switch", probe_engine_switch},
-        {"captured", probe_captured},
-        {"captured-fork", probe_captured_fork},
+        {"barriers", probe_barriers, 2},
+        {"alltoall", probe_alltoall, 2},
+        {"modes", probe_modes, 2},
+        {"peer-apart", probe_peer_apart, 2},
+        {"flagged", probe_flagged, 2},
+        {"fork-gated", probe_fork_gated, 2},
+        {"large-shapes", probe_large_shapes, 2},
+        {"head", probe_head, 2},
+        {"flag-copy", probe_flag_copy, 2},
+        {"side-wait", probe_side_wait, 2},
+        {"local-cost", probe_local_cost, 2},
+        {"one-way", probe_one_way, 2},
+        {"one-way-flags", probe_one_way_flags, 2},
+        {"one-way-keep", probe_one_way_keep, 2},
+        {"one-way-2b", probe_one_way_2b, 2},
+        {"one-way-split", probe_one_way_split, 2},
+        {"one-way-4b", probe_one_way_4b, 2},
+        {"one-way-light", probe_one_way_light, 2},
+        {"fork-point", probe_fork_point, 2},
+        {"stream-pick", probe_stream_pick, 2},
+        {"copy-pairs", probe_copy_pairs, 2},
+        {"flag-shapes", probe_flag_shapes, 2},
+        {"copy-after-wait", probe_copy_after_wait, 2},
+        {"copy-order", probe_copy_order, 2},
+        {"copy-gaps", probe_copy_gaps, 2},
+        {"staged", probe_staged, 2},
+        {"staged-small", probe_staged_small, 2},
+        {"staged-side", probe_staged_side, 2},
+        {"ring-staged", probe_ring_staged, 2},
+        {"captured-oneway", probe_captured_oneway, 2},
+        {"hops", probe_hops, 2},
+        {"copy-engines", probe_copy_engines, 2},
+        {"engine-switch", probe_engine_switch, 2},
+        {"queue-hold", probe_queue_hold, 1},
+        {"captured", probe_captured, 2},
+        {"captured-fork", probe_captured_fork, 2},
     };
     int ok = 0;
     void *h;
     pthread_t th;
 
-    CK(cudaDeviceCanAccessPeer(&ok, 0, 1));
-    if (!ok) {
-        fputs("probe_memops: GPUs 0 and 1 cannot access each other\n", stderr);
-        return 1;
+    for (int a = 1; a < argc; a++) {
+        size_t k = 0;
+
+        while (k < sizeof(probes) / sizeof(probes[0]) && strcmp(argv[a], probes[k].name) != 0)
+            k++;
+        if (k == sizeof(probes) / sizeof(probes[0])) {
+            fprintf(stderr, "probe_memops: no probe named '%s'; the probes:", argv[a]);
+            for (k = 0; k < sizeof(probes) / sizeof(probes[0]); k++)
+                fprintf(stderr, " %s", probes[k].name);
+            fputc('\n', stderr);
+            return 2;
+        }
+    }
+    gpus = 1;
+    for (size_t k = 0; k < sizeof(probes) / sizeof(probes[0]); k++)
+        if (named(argc, argv, probes[k].name) && probes[k].gpus > gpus)
+            gpus = probes[k].gpus;
+    if (gpus == 2) {
+        CK(cudaDeviceCanAccessPeer(&ok, 0, 1));
+        if (!ok) {
+            fputs("probe_memops: GPUs 0 and 1 cannot access each other\n", stderr);
+            return 1;
+        }
     }
     CK(cudaHostAlloc(&h, 4096, cudaHostAllocMapped | cudaHostAllocPortable));
     gate = h;
@@ -2851,11 +2994,12 @@ int main(int argc, char **argv)
     CK(cudaHostAlloc((void **)&host_buf, BIG / 8, cudaHostAllocPortable));
     CK(cudaHostGetDevicePointer(&h, host_words, 0));
     host_words_dev = (CUdeviceptr)(uintptr_t)h;
-    for (int g = 0; g < 2; g++) {
+    for (int g = 0; g < gpus; g++) {
         struct gpu *x = &G[g];
 
         CK(cudaSetDevice(g));
-        CK(cudaDeviceEnablePeerAccess(1 - g, 0));
+        if (gpus == 2)
+            CK(cudaDeviceEnablePeerAccess(1 - g, 0));
         CK(cudaStreamCreateWithFlags(&x->st, cudaStreamNonBlocking));
         CK(cudaStreamCreateWithFlags(&x->side, cudaStreamNonBlocking));
         for (int s = 0; s < STREAMS; s++) {
@@ -2892,26 +3036,8 @@ int main(int argc, char **argv)
         fputs("probe_memops: cannot start the guard thread\n", stderr);
         return 1;
     }
-    for (int a = 1; a < argc; a++) {
-        size_t k = 0;
-
-        while (k < sizeof(probes) / sizeof(probes[0]) && strcmp(argv[a], probes[k].name) != 0)
-            k++;
-        if (k == sizeof(probes) / sizeof(probes[0])) {
-            fprintf(stderr, "probe_memops: no probe named '%s'; the probes:", argv[a]);
-            for (k = 0; k < sizeof(probes) / sizeof(probes[0]); k++)
-                fprintf(stderr, " %s", probes[k].name);
-            fputc('\n', stderr);
-            return 2;
-        }
-    }
-    for (size_t k = 0; k < sizeof(probes) / sizeof(probes[0]); k++) {
-        int run = argc < 2;
-
-        for (int a = 1; a < argc; a++)
-            run |= strcmp(argv[a], probes[k].name) == 0;
-        if (run)
+    for (size_t k = 0; k < sizeof(probes) / sizeof(probes[0]); k++)
+        if (named(argc, argv, probes[k].name))
             probes[k].fn();
-    }
     return 0;
 }
