@@ -27,7 +27,9 @@
  * staged ring with and without a launch's fork and join, and captured
  * one-way messages as the backend's groups stage them; and which ops hold a
  * hardware queue that all streams share (CUDA_DEVICE_MAX_CONNECTIONS=1)
- * behind a local copy, and for how long (queue-hold, GPU 0 alone).  Two GPUs
+ * behind a local copy, and for how long, and whether a stream wait blocked
+ * at its head or an await whose record has not ended holds it (queue-hold,
+ * GPU 0 alone).  Two GPUs
  * driven by one process (one when only one-GPU probes are named); raw CUDA
  * runtime and driver calls, no cesync.  Built and run by
  * scripts/probe_memops.sh; `probe_memops NAME...` runs only the named
@@ -41,8 +43,9 @@
  * prints the time per message and the rate.  The copy-engine probe, whose
  * copies run on several streams, times each GPU from the earliest start of
  * its streams to the latest end.  A guard thread opens the gate after 2 s
- * in any case (a full queue would otherwise block the enqueue); such a line
- * is marked.
+ * in any case (a full queue would otherwise block the enqueue), and releases
+ * queue-hold's wait on the host 2 s after its case began; such a line is
+ * marked.
  *
  * Layouts: "pushed" writes the flag into the waiter's memory and waits on
  * local memory (NCCL's layout); "polled" writes the writer's own slot and
@@ -101,8 +104,12 @@ struct gpu {
 };
 
 static struct gpu G[2];
-static volatile uint32_t *gate;      /* pinned, mapped */
+static volatile uint32_t *gate;      /* pinned, mapped: the gate, then queue-hold's words */
 static CUdeviceptr gate_dev;
+#define HOLD_ARRIVED 16              /* u32 index in the gate's page: s1 reached its wait */
+#define HOLD_RELEASE 32              /* ... and the word it waits for (another 64-byte line) */
+static atomic_long release_ns;       /* 0: no wait on HOLD_RELEASE pending */
+static atomic_int release_fired;     /* the guard set HOLD_RELEASE */
 static uint64_t *host_words;         /* pinned, mapped: progress words in host memory */
 static CUdeviceptr host_words_dev;
 static atomic_int guard_fired;
@@ -130,6 +137,14 @@ static void *guard(void *arg)
             atomic_store(&guard_fired, 1);
             atomic_thread_fence(memory_order_seq_cst);
             *gate = 1;
+        }
+        /* Every tick until the case ends: the host may have lowered the
+         * word again as the guard fired (release_each). */
+        b = atomic_load(&release_ns);
+        if (b != 0 && now_ns() - b > 2000000000L) {
+            atomic_store(&release_fired, 1);
+            atomic_thread_fence(memory_order_seq_cst);
+            gate[HOLD_RELEASE] = UINT32_MAX;
         }
     }
     return NULL;
@@ -2101,56 +2116,130 @@ static void probe_ring_staged(void)
  *   c) as b), s0 awaiting R before its write (the control: after the copy's
  *      end on any number of queues);
  *   d) s0 copies HOLD_SMALL bytes behind the copy (the model: beside it on
- *      any number of queues; on one queue, do two streams' copies overlap?).
+ *      any number of queues; on one queue, do two streams' copies overlap?);
+ *   f) s1 records R after the copy, a third stream s2 awaits R
+ *      (cudaStreamWaitEvent), s0 writes the flag right behind that await,
+ *      then s2 writes a flag of its own (the model and the checker: an
+ *      await whose record has not ended holds the ops behind it, so on one
+ *      queue s0 waits for the copy's end; beside the copy on a queue per
+ *      stream).  s0's write follows s2's await directly so that on one
+ *      queue only the await and R (which b) times alone) lie between the
+ *      copy and it.  s0 near minus the copy's time from the copy's end
+ *      under one queue says an await does not hold the head: the model's
+ *      and the checker's rule is wrong there; 0 or more says it holds it.
+ * And once per setting, without a copy:
+ *   e) s1 writes HOLD_ARRIVED (a word of the gate's pinned, mapped page)
+ *      and waits (cuStreamWaitValue32) for HOLD_RELEASE, which the host
+ *      sets HOLD_DELAY_NS by its clock after it has seen HOLD_ARRIVED
+ *      (release_each); s0 writes the flag right behind that wait (the model
+ *      and the checker, whose `connections 1` reports
+ *      bad/cross_stream_conn1.ces as a DEADLOCK through the queue: a wait
+ *      blocked at the head holds the other streams' ops, so on one queue
+ *      s0 completes only after the release; before it on a queue per
+ *      stream).  The wait's end W is its stream's next op, a timing event.
+ *      s0 done near minus the delay from W under one queue says a blocked
+ *      wait does not hold the head (the checker's deadlock through the
+ *      queue is not one on this GPU); 0 or more says it holds it.
+ *      The release depends on the host alone (s1's write ahead of the wait
+ *      in stream and queue order), never on an op behind the wait, so it
+ *      cannot hang when the wait holds the head; the guard thread sets
+ *      HOLD_RELEASE to its greatest value 2 s after the case began whatever
+ *      happened (every tick until the case ends, in case the host lowered
+ *      it as the guard fired), and the line then says so.
  * Every iteration starts with a timed event S on s1 that s0 awaits (so s0
  * starts with s1 on any number of queues), and ends with s1 awaiting s0's
- * last op (so no copy of an iteration overlaps the next one).  The times
+ * last op, and s2's in f) (so no copy of an iteration overlaps the next
+ * one).  Every wait is released by an op enqueued before it (S, R, the
+ * previous iteration's ends) or by the host and the guard (the gate,
+ * HOLD_RELEASE), so nothing waits for an op behind it on one queue, and on
+ * separate queues s0 and s2 wait only for ops of s1 that need nothing of
+ * theirs in the same iteration.  The times
  * are timing events: cudaEventElapsedTime compares events of any two
  * streams of one device, each stamped from the GPU's one timer (about
  * 0.5 us resolution); a device clock (%globaltimer) would need a kernel,
  * which this file builds none of.  The timing events are placed where they
- * cannot hold s0's ops: S before the copy, the copy's end E on s1 enqueued
- * after s0's ops, s0's end T right behind its op (at 1 MiB the copy may end
- * before s0 has woken from S on separate queues: compare each line with
- * its line under the other setting).  Per case: the copy's
+ * cannot hold s0's ops: S before the copy, the copy's end E (the wait's
+ * end W in e) on s1 enqueued after s0's ops, s0's end T right behind its
+ * op (at 1 MiB the copy may end before s0 has woken from S on separate
+ * queues: compare each line with its line under the other setting).  Per
+ * case: the copy's (the wait's)
  * time (E - S), s0's completion from the iteration's start (T - S) and
  * relative to the copy's end (T - E, taken as the difference of the two, so
  * that no elapsed time is negative: near minus the copy's time when s0's op
  * ran beside the copy, 0 or more when it waited for its end), medians over
  * the N iterations. */
 #define HOLD_SMALL (64u << 10) /* bytes of case d's copy on s0 */
+#define HOLD_DELAY_NS 200000L  /* e: from the host seeing HOLD_ARRIVED to HOLD_RELEASE */
 
-enum hold { HOLD_COPY, HOLD_RECORD, HOLD_AWAIT, HOLD_COPIES };
+enum hold { HOLD_COPY, HOLD_RECORD, HOLD_AWAIT, HOLD_COPIES, HOLD_WAIT, HOLD_OTHER_AWAIT };
+
+/* Case e's host side: per iteration i, once s1 has written HOLD_ARRIVED = i
+ * just ahead of its wait, spin HOLD_DELAY_NS by the host's clock and set
+ * HOLD_RELEASE = i.  Gives up once the guard has set the word (which it
+ * sets again every tick, so a write of i racing it cannot lower it for good). */
+static void release_each(void)
+{
+    for (uint32_t i = 1; i <= N && !atomic_load(&release_fired); i++) {
+        long seen;
+
+        while (gate[HOLD_ARRIVED] < i && !atomic_load(&release_fired))
+            continue;
+        seen = now_ns();
+        while (now_ns() - seen < HOLD_DELAY_NS)
+            continue;
+        atomic_thread_fence(memory_order_seq_cst);
+        gate[HOLD_RELEASE] = i;
+    }
+}
 
 static void hold_case(size_t bytes, enum hold h, const char *conn)
 {
     static const char *names[] = {"a) s1 copy; s0 write", "b) s1 copy, record R; s0 write",
                                   "c) s1 copy, record R; s0 awaits R, write",
-                                  "d) s1 copy; s0 copy of 64 KiB"};
-    static cudaEvent_t ends[N + 1]; /* E: the copy's end, timed */
+                                  "d) s1 copy; s0 copy of 64 KiB",
+                                  "e) s1 waits for the host; s0 write",
+                                  "f) s1 copy, record R; s2 awaits; s0 write"};
+    static cudaEvent_t ends[N + 1]; /* E: the copy's end (W: the wait's in e), timed */
+    static cudaEvent_t s2_end;      /* s2's last op (f) */
     static int made;
     struct gpu *x = &G[0];
-    cudaStream_t s0 = x->st, s1 = x->side;
-    double copy[N], done[N], after[N];
+    cudaStream_t s0 = x->st, s1 = x->side, s2 = x->cs[0];
+    const char *what = h == HOLD_WAIT ? "wait" : "copy";
+    char size[24];
+    double span[N], done[N], after[N];
 
     CK(cudaSetDevice(0));
     if (!made) {
         for (int i = 0; i <= N; i++)
             CK(cudaEventCreate(&ends[i]));
+        CK(cudaEventCreateWithFlags(&s2_end, cudaEventDisableTiming));
         made = 1;
     }
+    gate[HOLD_ARRIVED] = 0;
+    gate[HOLD_RELEASE] = 0;
+    atomic_store(&release_fired, 0);
     begin();
+    if (h == HOLD_WAIT)
+        atomic_store(&release_ns, now_ns());
     DK(cuStreamWaitValue32((CUstream)s1, gate_dev, 1, CU_STREAM_WAIT_VALUE_GEQ));
     for (uint32_t i = 1; i <= N; i++) {
         if (i > 1)
             CK(cudaStreamWaitEvent(s1, x->join[i - 1], 0));
         CK(cudaEventRecord(x->it0[i], s1));
         CK(cudaStreamWaitEvent(s0, x->it0[i], 0));
-        CK(cudaMemcpyAsync(x->recv, x->send, bytes, cudaMemcpyDefault, s1));
-        if (h == HOLD_RECORD || h == HOLD_AWAIT)
+        if (h == HOLD_WAIT) {
+            DK(cuStreamWriteValue32((CUstream)s1, gate_dev + HOLD_ARRIVED * sizeof(uint32_t), i, 0));
+            DK(cuStreamWaitValue32((CUstream)s1, gate_dev + HOLD_RELEASE * sizeof(uint32_t), i,
+                                   CU_STREAM_WAIT_VALUE_GEQ));
+        } else {
+            CK(cudaMemcpyAsync(x->recv, x->send, bytes, cudaMemcpyDefault, s1));
+        }
+        if (h == HOLD_RECORD || h == HOLD_AWAIT || h == HOLD_OTHER_AWAIT)
             CK(cudaEventRecord(x->fork[i], s1));
         if (h == HOLD_AWAIT)
             CK(cudaStreamWaitEvent(s0, x->fork[i], 0));
+        if (h == HOLD_OTHER_AWAIT)
+            CK(cudaStreamWaitEvent(s2, x->fork[i], 0));
         if (h == HOLD_COPIES)
             CK(cudaMemcpyAsync(x->recv + BIG / 2, x->send + BIG / 2, HOLD_SMALL,
                                cudaMemcpyDefault, s0));
@@ -2158,22 +2247,38 @@ static void hold_case(size_t bytes, enum hold h, const char *conn)
             DK(cuStreamWriteValue32((CUstream)s0, flag(0, 60), i, 0));
         CK(cudaEventRecord(x->it1[i], s0));
         CK(cudaEventRecord(ends[i], s1));
+        /* s2's write after E on the queue, so that E waits for no op of s2;
+         * s1 awaits s2's end before the next iteration (and finish()). */
+        if (h == HOLD_OTHER_AWAIT) {
+            DK(cuStreamWriteValue32((CUstream)s2, flag(0, 61), i, 0));
+            CK(cudaEventRecord(s2_end, s2));
+            CK(cudaStreamWaitEvent(s1, s2_end, 0));
+        }
         CK(cudaEventRecord(x->join[i], s0));
     }
+    if (h == HOLD_WAIT) {
+        open_gate();
+        release_each(); /* then finish() finds the gate open */
+    }
     finish();
+    atomic_store(&release_ns, 0);
     for (int i = 1; i <= N; i++) {
         float c, d;
 
         CK(cudaEventElapsedTime(&c, x->it0[i], ends[i]));
         CK(cudaEventElapsedTime(&d, x->it0[i], x->it1[i]));
-        copy[i - 1] = 1000.0 * c;
+        span[i - 1] = 1000.0 * c;
         done[i - 1] = 1000.0 * d;
-        after[i - 1] = done[i - 1] - copy[i - 1];
+        after[i - 1] = done[i - 1] - span[i - 1];
     }
-    printf("connections %-5s %3zu MiB %-42s copy %8.2f us  s0 done %8.2f us  s0 - copy end "
-           "%8.2f us%s\n",
-           conn, bytes >> 20, names[h], median_of(copy, N), median_of(done, N),
-           median_of(after, N), guard_note());
+    if (h == HOLD_WAIT)
+        snprintf(size, sizeof(size), "%7s", "-");
+    else
+        snprintf(size, sizeof(size), "%3zu MiB", bytes >> 20);
+    printf("connections %-5s %s %-42s %s %8.2f us  s0 done %8.2f us  s0 - %s end %8.2f us%s%s\n",
+           conn, size, names[h], what, median_of(span, N), median_of(done, N), what,
+           median_of(after, N), guard_note(),
+           atomic_load(&release_fired) ? "   (wait released by the guard)" : "");
     fflush(stdout);
 }
 
@@ -2184,11 +2289,13 @@ static void probe_queue_hold(void)
 
     if (conn == NULL)
         conn = "unset";
-    printf("== what holds a queue's head behind a local copy (GPU 0, "
+    printf("== what holds a queue's head behind a local copy or a blocked wait (GPU 0, "
            "CUDA_DEVICE_MAX_CONNECTIONS %s; medians)\n", conn);
+    hold_case(0, HOLD_WAIT, conn);
     for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++)
-        for (int h = HOLD_COPY; h <= HOLD_COPIES; h++)
-            hold_case(sizes[z], (enum hold)h, conn);
+        for (int h = HOLD_COPY; h <= HOLD_OTHER_AWAIT; h++)
+            if (h != HOLD_WAIT)
+                hold_case(sizes[z], (enum hold)h, conn);
 }
 
 /* Close the gate on every copy stream of both GPUs and record their starts. */
