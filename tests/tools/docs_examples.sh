@@ -125,7 +125,8 @@ claim docs/FORMAT.md '`good/cross_stream_any.ces`, each wait enqueued after its 
   "hardware queues: every assignment of each rank's streams to queues \(connections any\): 4" \
   check tests/fixtures/good/cross_stream_any.ces
 
-# docs/CLI.md's words on what the options refuse together, and --version
+# docs/CLI.md's words on what the options refuse together, --version, and
+# check --predict's rule of shared queues
 claim docs/CLI.md 'A step that cannot run is an error that asks for them. Not with `--random`.' \
   'cesync: check: --random and --replay exclude each other' check --random 2 --replay 0
 claim docs/CLI.md '`--quiet`: print only the verdict line. Not with `--json`.' \
@@ -136,6 +137,12 @@ claim docs/CLI.md 'print the predictions only. Not with `--calibrate` or `--with
   bench alltoall --dry-run --calibrate
 claim docs/CLI.md "\`cesync --version\` prints one line, the command's version and the \`.ces\`" \
   'cesync [0-9]+\.[0-9]+ \(\.ces format 1\)' --version
+# and the rule of shared queues that check --predict's --help gives (it
+# kept the one the cost model left in e58f4718: an op waiting for the
+# previous op of its queue to end)
+claim docs/CLI.md "has left the queue's head, a copy as it started and any other op as it ended" \
+  "an op starts once the op ahead of it on its queue has left the queue's head \(a copy" \
+  check --predict --help
 
 # A late write: the fault sweep's line of delays, none of them shown
 # (tolerated) or some (not).
