@@ -5,7 +5,9 @@
 # holds for the CES_API declarations that follow it up to a blank line or
 # other code (a #define between them does not end it), and a comment on a
 # declaration's line for that one; text in backquotes (an example) does not
-# count.  The table named the main code of a few rows only.
+# count.  The table named the main code of a few rows only.  And every
+# call the header declares is named in docs/API.md, and every call the page
+# shows with its arguments (`ces_NAME(`) is one the header declares.
 set -u
 src=$1
 header=$src/core/include/cesync.h
@@ -58,5 +60,16 @@ while IFS= read -r row; do
     done
   done
 done <<<"$table"
-[ "$bad" = 0 ] && echo "PASSED: $rows rows, each naming every code the header names"
+# the calls both ways: the header's CES_API declarations and docs/API.md
+decls=$(grep -E '^CES_API' "$header" | grep -oE 'ces_[a-z0-9_]+[ \t]*\(' | sed 's/[ \t]*($//' |
+  sort -u)
+[ -n "$decls" ] || { echo "FAIL: no CES_API declaration found in $header"; exit 1; }
+named=$(grep -oE 'ces_[a-z0-9_]+' "$src/docs/API.md" | sort -u)
+for c in $decls; do
+  grep -qxF "$c" <<<"$named" || { echo "FAIL: cesync.h declares $c; docs/API.md never names it"; bad=1; }
+done
+for c in $(grep -oE 'ces_[a-z0-9_]+\(' "$src/docs/API.md" | tr -d '(' | sort -u); do
+  grep -qxF "$c" <<<"$decls" || { echo "FAIL: docs/API.md shows $c(...), which cesync.h does not declare"; bad=1; }
+done
+[ "$bad" = 0 ] && echo "PASSED: $rows rows, each naming every code the header names; $(wc -w <<<"$decls") calls, each named in docs/API.md"
 exit "$bad"
