@@ -9,17 +9,20 @@
  * copies at its end), and the queue hands out its ops in that order: an op
  * starts only once the op enqueued before it has left the queue's head, a
  * copy as it started (its engine runs it while the queue goes on, so a
- * copy of another stream behind it runs beside it), any other op as it
- * ended (a wait once it passed, an await once it resumed).  An op that its
- * own stream still holds (its previous op running), a wait not met and an
- * await whose record has not ended hold the ops behind them, so a wait
- * blocked at a queue's head holds the other streams' ops.  The
- * run is one execution: where it blocks, the checker finds a DEADLOCK or
- * HANG, but a DEADLOCK that only another order of the writes reaches may
- * finish here.  Copies in flight
- * share resources max-min fairly: each GPU's NVLink egress and ingress
- * (link_gbps, each copy between GPUs at most peer_copy_gbps) and its
- * memory (local_copy_gbps); at most copy_engines
+ * copy of another stream behind it runs beside it), a batch as it issued
+ * its copies, a record as soon as the op ahead of it there left (the
+ * probe queue-hold: a record behind a copy does not hold the queue until
+ * the copy ends; it still ends only once its stream's earlier ops ended),
+ * any other op as it ended (a wait once it passed, an await once it
+ * resumed).  An op that its own stream still holds (its previous op
+ * running), a wait not met and an await whose record has not ended hold
+ * the ops behind them, so a wait blocked at a queue's head holds the other
+ * streams' ops.  The run is one execution: where it blocks, the checker
+ * finds a DEADLOCK or HANG, but a DEADLOCK that only another order of the
+ * writes reaches may finish here.  Copies in flight share resources
+ * max-min fairly: each GPU's NVLink egress and ingress (link_gbps, each
+ * copy between GPUs at most peer_copy_gbps) and its memory
+ * (local_copy_gbps); at most copy_engines
  * copies per issuing GPU and batch_engines per batch are in flight, the
  * rest queue in issue order.  A flag write becomes visible to a later wait
  * of its own stream at once (program order), to a wait on another stream of
@@ -70,9 +73,10 @@
  * except the streams the block's own events link (ces_graph_links), and
  * none with m->unlinked, as the backend issues eager point-to-point groups
  * (CES_LOWER_UNLINKED: the side way's streams pass the calls apart); an
- * await that blocked resumes event_us after its record.  Under a graph
- * phase an await of a record outside the block is left out, as the CUDA
- * backend captures it.
+ * await that blocked resumes event_us after its record (one reached as its
+ * record ends passes at once, whichever stream the run steps first).
+ * Under a graph phase an await of a record outside the block is left out,
+ * as the CUDA backend captures it.
  *
  * Each op instance remembers what released it (its stream predecessor, the
  * write that satisfied it, the record it awaited), so the critical path is
@@ -106,14 +110,15 @@ struct inst {
                             writes it carries (1 eager, 2 captured) */
     uint8_t effect;      /* memop: its write posted / its wait passed */
     double posted;       /* write: when it was posted (a progress write may follow) */
-    double blocked_at;   /* wait: when it blocked (it waits in S_WAIT_SLOT) */
+    double blocked_at;   /* wait, await: when it blocked (S_WAIT_SLOT, S_WAIT_EVENT) */
     double held;         /* wait: the slow mode held it this long behind a copy */
     uint8_t tail_paid;   /* memop: the progress write after it paid */
     uint8_t launch;      /* the backend's fork or join of a multi-stream block */
     uint8_t done;
     uint8_t cat;
     uint8_t taken;    /* it left its shared queue's head: a copy as it started,
-                         any other op as it ended */
+                         a batch as it issued its copies, any other op as it
+                         ended (no op waits for a record's: enqueue) */
     uint8_t by_queue; /* its cause released it by leaving the head of their
                          queue, at the cause's `taken_at` */
     int64_t match;  /* await: its record instance; -1 */
@@ -288,9 +293,13 @@ static int block_empty(struct psim *s, uint32_t b)
 /* Instance id enters its stream's hardware queue, where the streams of a
  * rank share queues (stream k on queue k mod s->queues, as the checker
  * maps them: docs/SEMANTICS.md, section 2): it starts once the op
- * enqueued there before it has left the queue's head (take).  Called in
- * the order the CUDA backend issues the calls (ces_cuda_lower: memops at
- * their flush, a batch's copies at its end). */
+ * enqueued there before it has left the queue's head (take).  A record
+ * leaves the head as soon as that op did (the op ahead of it on its own
+ * stream is ahead of it on the queue too, so it left first), though it
+ * ends only once its stream's earlier ops ended: the op enqueued after it
+ * waits for the op ahead of it instead.  Called in the order the CUDA
+ * backend issues the calls (ces_cuda_lower: memops at their flush, a
+ * batch's copies at its end). */
 static void enqueue(struct psim *s, size_t id)
 {
     struct inst *in = I(s, id);
@@ -300,7 +309,8 @@ static void enqueue(struct psim *s, size_t id)
         return;
     last = &s->qlast[(size_t)in->rank * s->queues + in->stream % s->queues];
     in->qprev = *last;
-    *last = (int64_t)id;
+    if (in->op->kind != CES_OP_RECORD)
+        *last = (int64_t)id;
 }
 
 /* Issues the memops of stream k pending since instance pfrom[k] (none when
@@ -1311,13 +1321,16 @@ static int step(struct psim *s, size_t k)
 
             if (!rec->done) {
                 in->blocked = 1;
+                in->blocked_at = s->t;
                 ps->primed = 0;
                 ps->state = S_WAIT_EVENT;
                 return 1;
             }
             /* A stream that blocked on the event wakes event_us after the
-             * record; one that arrives later passes at once. */
-            if (in->blocked && rec->end + s->m->event_us > s->t + EPS) {
+             * record; one that arrives later, or as the record ends (a
+             * record behind it on a shared queue), passes at once. */
+            if (in->blocked && rec->end > in->blocked_at + EPS &&
+                rec->end + s->m->event_us > s->t + EPS) {
                 in->cause = in->match;
                 in->by_queue = 0;
                 in->host_gap = 0.0;

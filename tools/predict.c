@@ -21,7 +21,7 @@ static const char predict_usage[] =
     "event and host time, in both the fast and the slow mode of blocked waits.  Streams\n"
     "share hardware queues as the schedule's connections say (stream s on queue s mod N):\n"
     "an op starts once the op ahead of it on its queue has left the queue's head (a copy\n"
-    "as it starts, any other op as it ends).\n"
+    "as it starts, a record as soon as the op ahead of it left, any other op as it ends).\n"
     "\n"
     "  --model FILE   a model file (key = value, bench --calibrate's) over the kind's table\n"
     "  --kind K       the machine kind (default h200)\n"

@@ -1383,7 +1383,9 @@ struct ces_predict {
  * N above 0 but below the streams: stream s on queue s mod N; `any` gives
  * each a queue of its own) once the op enqueued before it on its queue, as
  * the CUDA backend issues them, has left the queue's head (a copy as it
- * starts, a batch as it issues its copies, any other op as it ends);
+ * starts, a batch as it issues its copies, a record as soon as the op
+ * ahead of it there has left, though it ends only once its stream's
+ * earlier ops ended, any other op as it ends);
  * copies in flight share each GPU's link out, link in
  * (link_gbps; one copy between GPUs at most peer_copy_gbps) and memory
  * (local_copy_gbps) max-min fairly, at most copy_engines at once per
@@ -1394,8 +1396,9 @@ struct ces_predict {
  * slow_wake_us); memop batches, copy batches of two or more copies and copies
  * add their fixed costs (a captured peer copy behind a memop batch that did not
  * block per_graph_copy_us; a copy of 0 bytes costs nothing, as the CUDA
- * backend skips it); ops cannot start before the host has enqueued
- * them.  A block on several streams is forked and joined as ces_launch
+ * backend skips it); an await that blocked resumes event_us after its
+ * record, one reached as the record ends or later at once; ops cannot
+ * start before the host has enqueued them.  A block on several streams is forked and joined as ces_launch
  * runs it (but the streams its own events link), not with unlinked.
  * CES_ERR_INVALID if m holds what a model file could not (a cost outside
  * 0..1e9 us, a bandwidth outside 1e-9..1e9 GB/s, NaN, a kind without its

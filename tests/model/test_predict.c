@@ -1252,7 +1252,10 @@ static void test_memop_batches_as_lowered(void **state)
  * on any number of queues they take the longest, 5 us (where each waited
  * for the end of the one before it, one queue took the sum, 9.25, and two
  * 6.25).  The model refused every schedule with connections 1 or 2
- * here. */
+ * here.  On one queue the join's record on s2, enqueued behind s0's
+ * await of s1's, ends as that await passes, at 5, and s0 reaches its await
+ * of it then: it passes at once, whichever stream the run steps first (it
+ * paid event_us, 5.75, once records left the head before they ended). */
 static void test_shared_queue_overlaps(void **state)
 {
     static const uint32_t conn[5] = {0, 1, 2, 3, CES_CONNECTIONS_ANY};
@@ -1281,10 +1284,14 @@ static void test_shared_queue_overlaps(void **state)
  * inside rank 0 (1 + 0.25); s1's write W (a memop batch, 0.5) and copy C
  * from rank 1 (1 + 2) are enqueued after B.  On one queue W starts as B
  * does, once A has ended, and C after W: 5 + 0.5 + 3 = 8.5 us, the
- * critical path 8 us of copy and W's 0.5 of memop, counted from B's start
- * (where W waited for B's end, 9.75; from B's end the path would count
- * 9.25 us of copy and -0.75 of memop).  On queues of their own
- * (connections 0 or 2) B ends last, at 6.25. */
+ * critical path counted from B's start (where W waited for B's end, C
+ * ended at 9.75; from B's end the path would count 9.25 us of copy and
+ * -0.75 of memop).  The join follows: s1's record, which leaves the head
+ * as C starts, and s0's await of it, reached as B ends (6.25) while C
+ * still runs, so it resumes event_us after C's end: 9.25 us, 8 of copy,
+ * W's 0.5 of memop and 0.75 of event (where the record held the queue
+ * until C ended, the await reached it then and passed at once: 8.5).  On
+ * queues of their own (connections 0 or 2) B ends last, at 6.25. */
 static void test_shared_queue_head_of_line(void **state)
 {
     struct ces_model m = round_model();
@@ -1304,9 +1311,10 @@ static void test_shared_queue_head_of_line(void **state)
         op(&f, 0, w);
         op(&f, 0, copy(&f, 1, 1, 4000, 0, 2000));
         p = predict(&f, &m);
-        assert_us(p.total_us, conn == 1 ? 8.5 : 6.25);
+        assert_us(p.total_us, conn == 1 ? 9.25 : 6.25);
         assert_us(p.path_copy_us, conn == 1 ? 8.0 : 6.25);
         assert_us(p.path_memop_us, conn == 1 ? 0.5 : 0.0);
+        assert_us(p.path_event_us, conn == 1 ? 0.75 : 0.0);
         fx_end(&f);
     }
 }
@@ -1382,6 +1390,57 @@ static void test_shared_queue_blocked(void **state)
         }
         ces_graph_destroy(g);
         ces_test_ctx_end(ctx, &st);
+    }
+}
+
+/* A record leaves the head of a shared queue as soon as the op ahead of it
+ * there has, though it ends only as its stream's earlier ops end (the
+ * probe queue-hold: a write enqueued behind a local copy and its record on
+ * one queue completed 6.37 us into the iteration, the copy 48.7 us).  Rank
+ * 0's s1 copies 8000 B inside rank 0 (1 + 2 us) and records e; s0's write
+ * W into rank 1's flag, enqueued behind the record, is posted after its
+ * memop batch at 0.5 on any number of queues, so rank 1's wait passes at
+ * 3.5 (pushed 3 us) and its copy (1 + 4) ends at 8.5, the path 5 us of
+ * copy, 3 of signal and W's 0.5 of memop (where the record held the queue
+ * until the copy ended, W was posted at 3.5 on one queue: 11.5).  Where s0
+ * awaits e first (the probe's control) it waits for the copy's end on any
+ * number of queues: the await resumes at 3.75, W is posted at 4.25, 12.25
+ * us in all. */
+static struct ces_predict record_behind_copy(uint32_t conn, int awaits)
+{
+    struct ces_model m = round_model();
+    struct ces_op rec = simple(CES_OP_RECORD, 1), aw = simple(CES_OP_AWAIT, 0);
+    struct ces_predict p;
+    struct fx f;
+
+    fx_init(&f, 2, 2, CES_PHASE_EAGER, 1);
+    assert_int_equal(ces_graph_set_connections(f.g, conn), CES_OK);
+    rec.event = aw.event = f.ev;
+    op(&f, 0, copy(&f, 1, 0, 0, 0, 8000));
+    op(&f, 0, rec);
+    if (awaits)
+        op(&f, 0, aw);
+    op(&f, 0, wr(&f, 1, 0, 1));
+    op(&f, 1, wt(&f, 1, 0, 1));
+    op(&f, 1, copy(&f, 0, 1, 0, 1, 16000));
+    p = predict(&f, &m);
+    fx_end(&f);
+    return p;
+}
+
+static void test_shared_queue_record(void **state)
+{
+    (void)state;
+    for (uint32_t conn = 0; conn < 3; conn++) {
+        struct ces_predict p = record_behind_copy(conn, 0);
+
+        assert_us(p.total_us, 8.5);
+        assert_us(p.path_copy_us, 5.0);
+        assert_us(p.path_signal_us, 3.0);
+        assert_us(p.path_memop_us, 0.5);
+        p = record_behind_copy(conn, 1);
+        assert_us(p.total_us, 12.25);
+        assert_us(p.path_event_us, 0.75);
     }
 }
 
@@ -2770,6 +2829,7 @@ int main(void)
         cmocka_unit_test(test_shared_queue_head_of_line),
         cmocka_unit_test(test_shared_queue_batch_at_end),
         cmocka_unit_test(test_shared_queue_blocked),
+        cmocka_unit_test(test_shared_queue_record),
         cmocka_unit_test(test_engine_switch),
         cmocka_unit_test(test_copy_switch),
         cmocka_unit_test(test_graph_serial_copies),

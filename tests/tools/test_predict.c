@@ -150,11 +150,12 @@ static char *run_conn(const char *dir, const char *fmt, const char *conn, const 
  * nothing; `connections 1` of two streams says they share the queue (it
  * was refused, exit 2) and times them so: the copy on s1 starts as soon as
  * s0's has started (it waited for its end: 13.10 us, 10.40 of copy on the
- * path), 5.20 us of copy as on queues of their own, and the join's await
- * on s0, reached behind s1's record, passes at once where with a queue
- * each it waits for the record and pays event_us (9.05 us); a wait at the
- * queue's head that never passes, the checker's DEADLOCK, does not finish
- * (test_errors) */
+ * path), 5.20 us of copy as on queues of their own, and s1's record of
+ * the join leaves the queue's head as that copy starts, so the join's
+ * await on s0 reaches it before it ends and pays event_us as with a queue
+ * each: 9.05 us (where the record held the queue until its copy ended,
+ * the await passed at once: 8.80); a wait at the queue's head that never
+ * passes, the checker's DEADLOCK, does not finish (test_errors) */
 static void test_connections_any(void **state)
 {
     static const char two[] = "cesync 1\nranks 2\nstreams 2\nconnections %s\nbuffer b 64\n"
@@ -177,9 +178,9 @@ static void test_connections_any(void **state)
     free(out);
     out = run_conn(dir, two, "1", "check --predict q.ces", 0);
     assert_non_null(strstr(out, "\nqueues: 1 shared by the 2 streams of each rank (stream s on "
-                                "queue s mod 1)\npredicted: 8.80 us total"));
-    assert_non_null(strstr(out, "(ends on r0.s1): copy 5.20 us, signal 0.00 us, memop 0.00 us, "
-                                "event 0.00 us, host 3.60 us"));
+                                "queue s mod 1)\npredicted: 9.05 us total"));
+    assert_non_null(strstr(out, "(ends on r0.s0): copy 5.20 us, signal 0.00 us, memop 0.00 us, "
+                                "event 0.25 us, host 3.60 us"));
     free(out);
     ces_test_put_file(path, "cesync 1\nranks 2\nconnections any\nbuffer b 64\nphase eager x1\n"
                             "r0 : copy b[0:64] -> b[0:64]@1\n");
