@@ -62,18 +62,51 @@ const char *ces_ctx_last_error(const struct ces_ctx *ctx)
     return ctx != NULL ? ctx->errmsg : "";
 }
 
+/* The whole of a message of n bytes (more than msg holds), fmt with the
+ * arguments `ap`, into msg (CES_ERRMSG_MAX bytes) as its first
+ * CES_ERRMSG_HEAD bytes, "..." and its last bytes, each part ending and
+ * starting on a character of UTF-8: what is wrong is said last, after a
+ * path or a name that may be longer than the message (a schedule's path of
+ * more than 8 KB was said without its "cannot open: File name too long").
+ * Without memory for the whole, msg keeps what vsnprintf cut it to. */
+static void keep_ends(struct ces_ctx *ctx, char *msg, size_t n, const char *fmt, va_list ap)
+{
+    char *whole = ces_malloc(ctx, n + 1);
+    size_t head = CES_ERRMSG_HEAD, tail;
+
+    if (whole == NULL)
+        return;
+    vsnprintf(whole, n + 1, fmt, ap);
+    while (head > 0 && ((unsigned char)whole[head] & 0xc0) == 0x80)
+        head--; /* (whole[head], the first byte left out, begins no character) */
+    tail = n - (CES_ERRMSG_MAX - 1 - head - 3);
+    while (tail < n && ((unsigned char)whole[tail] & 0xc0) == 0x80)
+        tail++;
+    memcpy(msg, whole, head);
+    memcpy(msg + head, "...", 3);
+    memcpy(msg + head + 3, whole + tail, n - tail + 1);
+    ces_free(ctx, whole);
+}
+
 int ces_ctx_verror(struct ces_ctx *ctx, int status, const char *fmt, va_list ap)
 {
     char msg[CES_ERRMSG_MAX];
+    va_list again;
+    int n;
 
     if (ctx == NULL)
         return status;
     /* formatted apart: an argument may be the last error itself (a caller
      * adding context to it), which vsnprintf must not read while writing */
-    if (fmt != NULL)
-        vsnprintf(msg, sizeof(msg), fmt, ap);
-    else
-        msg[0] = '\0';
+    if (fmt == NULL) {
+        ctx->errmsg[0] = '\0';
+        return status;
+    }
+    va_copy(again, ap);
+    n = vsnprintf(msg, sizeof(msg), fmt, ap);
+    if (n >= (int)sizeof(msg))
+        keep_ends(ctx, msg, (size_t)n, fmt, again);
+    va_end(again);
     memcpy(ctx->errmsg, msg, sizeof(msg));
     return status;
 }

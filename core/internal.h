@@ -18,6 +18,9 @@
 /* A message holds a file's path (up to PATH_MAX, 4096 bytes on Linux) and
  * what is wrong after it. */
 #define CES_ERRMSG_MAX 8192
+/* A longer message keeps its first CES_ERRMSG_HEAD bytes, "..." and its
+ * end (ces_ctx_verror). */
+#define CES_ERRMSG_HEAD 2048
 
 /* The CUDA backend's watchdog: at least every this-many-th memop call that
  * waits on a stream ends with a progress write (backend/cuda/lower.c), so

@@ -106,11 +106,14 @@ CES_API int ces_ctx_create(const struct ces_alloc *hooks, struct ces_ctx **out);
 CES_API void ces_ctx_destroy(struct ces_ctx *ctx);
 
 /* The last error's text ("file:line:col: what was expected"), "" if none.
- * Valid until the next call that fails on this context. */
+ * Valid until the next call that fails on this context.  At most 8191
+ * bytes: a longer message (a path of more than 8 KB in it) keeps its first
+ * 2048 bytes, "..." and its end, which says what is wrong. */
 CES_API const char *ces_ctx_last_error(const struct ces_ctx *ctx);
 
-/* Sets the last error (printf style; fmt NULL: "") and returns status, so
- * callers can write `return ces_ctx_error(ctx, CES_ERR_INVALID, "...")`. */
+/* Sets the last error (printf style; fmt NULL: ""; cut in the middle as
+ * ces_ctx_last_error says) and returns status, so callers can write
+ * `return ces_ctx_error(ctx, CES_ERR_INVALID, "...")`. */
 CES_API int ces_ctx_error(struct ces_ctx *ctx, int status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

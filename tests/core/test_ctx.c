@@ -56,6 +56,36 @@ static void test_error_wraps_last_error(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A message longer than the buffer keeps its first 2048 bytes, "..." and
+ * its last bytes, each part whole characters of UTF-8: of "x", 5000 "é"
+ * and "!" (10002 bytes) the head is "x" and 1023 "é" (2047 bytes, as byte
+ * 2048 is the middle of an "é"), the end 3070 "é" and "!" (6141). */
+static void test_error_keeps_its_end(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *text = malloc(10003), *want = malloc(CES_ERRMSG_MAX);
+    size_t k;
+
+    (void)state;
+    assert_non_null(text);
+    assert_non_null(want);
+    k = ces_test_repeat(text, 10003, 0, "x", 1);
+    k = ces_test_repeat(text, 10003, k, "\xc3\xa9", 5000);
+    ces_test_repeat(text, 10003, k, "!", 1);
+    k = ces_test_repeat(want, CES_ERRMSG_MAX, 0, "x", 1);
+    k = ces_test_repeat(want, CES_ERRMSG_MAX, k, "\xc3\xa9", 1023);
+    k = ces_test_repeat(want, CES_ERRMSG_MAX, k, "...", 1);
+    k = ces_test_repeat(want, CES_ERRMSG_MAX, k, "\xc3\xa9", 3070);
+    ces_test_repeat(want, CES_ERRMSG_MAX, k, "!", 1);
+    assert_int_equal(ces_ctx_error(ctx, CES_ERR_IO, "%s", text), CES_ERR_IO);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
+    assert_int_equal(strlen(want), 2047 + 3 + 6141);
+    free(text);
+    free(want);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The counting allocator's realloc, which refuses a request over 1 GiB
  * without passing it on (a sanitizer aborts on such a size) and keeps its
  * size in huge_size. */
@@ -735,6 +765,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vec_reserve_overflow),
         cmocka_unit_test(test_error_wraps_last_error),
+        cmocka_unit_test(test_error_keeps_its_end),
         cmocka_unit_test(test_refusal_says_why),
         cmocka_unit_test(test_null_does_nothing),
         cmocka_unit_test(test_null_context_refused),

@@ -730,6 +730,28 @@ static void test_file_input(void **state)
     assert_null(p);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "/nonexistent/x.ces: cannot open: No such file or directory");
+    {
+        /* a path of 8405 bytes, 4200 "a/" and x.ces, is more than a message
+         * holds: its middle is left out, not why it cannot be opened (the
+         * message ended within the path) */
+        char *longpath = malloc(8406), *want = malloc(CES_ERRMSG_MAX);
+        size_t k;
+
+        assert_non_null(longpath);
+        assert_non_null(want);
+        k = ces_test_repeat(longpath, 8406, 0, "a/", 4200);
+        ces_test_repeat(longpath, 8406, k, "x.ces", 1);
+        k = ces_test_repeat(want, CES_ERRMSG_MAX, 0, "a/", 1024);
+        k = ces_test_repeat(want, CES_ERRMSG_MAX, k, "...", 1);
+        k = ces_test_repeat(want, CES_ERRMSG_MAX, k, "a/", 3051);
+        ces_test_repeat(want, CES_ERRMSG_MAX, k, "x.ces: cannot open: File name too long", 1);
+        assert_int_equal(ces_prog_parse_file(ctx, longpath, &p), CES_ERR_IO);
+        assert_null(p);
+        assert_int_equal(strlen(want), CES_ERRMSG_MAX - 1);
+        assert_string_equal(ces_ctx_last_error(ctx), want);
+        free(longpath);
+        free(want);
+    }
     assert_int_equal(ces_prog_parse_file(ctx, "", &p), CES_ERR_INVALID);
     assert_null(p);
     assert_string_equal(ces_ctx_last_error(ctx), "'': a schedule file's path is empty");

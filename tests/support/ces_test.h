@@ -188,6 +188,10 @@ void ces_test_put_file(const char *path, const char *text);
 /* How many times `needle` stands in `hay`, overlapping ones counted. */
 size_t ces_test_count(const char *hay, const char *needle);
 
+/* Writes `s` n times at buf + at (buf holds `size` bytes, the result
+ * NUL-terminated, cut where it does not fit); returns the length after. */
+size_t ces_test_repeat(char *buf, size_t size, size_t at, const char *s, unsigned n);
+
 /* docs/CLI.md's section `section` ("## check", from its heading to the
  * next "## ") holds `words`, every run of blanks and newlines in either
  * read as one space; fails the test otherwise.  The rules a command's

@@ -193,6 +193,13 @@ size_t ces_test_count(const char *hay, const char *needle)
     return n;
 }
 
+size_t ces_test_repeat(char *buf, size_t size, size_t at, const char *s, unsigned n)
+{
+    for (unsigned i = 0; i < n && at < size; i++)
+        at += (size_t)snprintf(buf + at, size - at, "%s", s);
+    return at;
+}
+
 /* `s` with every run of spaces and newlines made one space, in place. */
 static void squeeze_blanks(char *s)
 {
