@@ -3731,24 +3731,24 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     struct ces_check_stats sum;
     uint32_t incomplete = 0, open = 0;
     bool depth_cut = false;
+    char at[32];
     int rc = CES_OK;
 
+    /* where its file says `connections any`, the setting refused */
+    ces_setting_where(at, sizeof(at), g, CES_SETTING_CONNECTIONS);
     if (opts->replay != NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "a replay of a `connections any` schedule needs the hardware queues "
-                             "it ran on: give the map the report names (its hardware queues line, "
-                             "JSON queues) as --queues, or opts.queue_map");
-    if (total > CES_QUEUE_MAPS_MAX) { /* (the count saturates at UINT64_MAX) */
-        char at[32];
-
-        ces_setting_where(at, sizeof(at), g, CES_SETTING_CONNECTIONS);
+                             "a replay of a `connections any`%s schedule needs the hardware "
+                             "queues it ran on: give the map the report names (its hardware "
+                             "queues line, JSON queues) as --queues, or opts.queue_map",
+                             at);
+    if (total > CES_QUEUE_MAPS_MAX) /* (the count saturates at UINT64_MAX) */
         return ces_ctx_error(ctx, CES_ERR_LIMIT,
                              "connections any%s: %" PRIu64 "%s assignments of %" PRIu32
                              " %s %" PRIu32 " streams to hardware queues, more than %u "
                              "checks; name the queues (connections N, or a queue map)",
                              at, total, total == UINT64_MAX ? " or more" : "", R,
                              R == 1 ? "rank's" : "ranks'", S, CES_QUEUE_MAPS_MAX);
-    }
     map = ces_malloc(ctx, (size_t)R * S * sizeof(uint32_t));
     if (map == NULL)
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory checking every queue assignment");

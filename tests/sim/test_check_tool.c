@@ -98,6 +98,14 @@ static void test_exit_codes(void **state)
     assert_string_equal(o, "cesync: check: replay string, offset 2: stream number 9 out of range "
                            "(0..1)\n");
     free(o);
+    /* a replay of a `connections any` file without --queues, at the line
+     * that says it (the file was not named) */
+    assert_int_equal(run("bad/cross_stream_any.ces --replay 0*2.2*2", &o), 2);
+    assert_string_equal(o, "cesync: check: bad/cross_stream_any.ces:14:13: a replay of a "
+                           "`connections any` schedule needs the hardware queues it ran on: give "
+                           "the map the report names (its hardware queues line, JSON queues) as "
+                           "--queues, or opts.queue_map\n");
+    free(o);
     assert_int_equal(run("--help", &o), 0);
     assert_memory_equal(o, "usage: cesync check [SCHEDULE]", 30);
     /* the options refused with --random or --replay say so (--max-depth

@@ -890,9 +890,9 @@ static void test_connections_any(void **state)
         p.replay = ces_check_report_defect(r, 0)->replay;
         assert_int_equal(ces_check(ctx, bad, &p, &rr), CES_ERR_INVALID);
         assert_string_equal(ces_ctx_last_error(ctx),
-                            "a replay of a `connections any` schedule needs the hardware queues "
-                            "it ran on: give the map the report names (its hardware queues line, "
-                            "JSON queues) as --queues, or opts.queue_map");
+                            "a replay of a `connections any` (line 14:13) schedule needs the "
+                            "hardware queues it ran on: give the map the report names (its "
+                            "hardware queues line, JSON queues) as --queues, or opts.queue_map");
         p.queue_map = ces_check_report_queue_map(r);
         assert_int_equal(ces_check(ctx, bad, &p, &rr), CES_OK);
         assert_int_equal(ces_check_report_verdict(rr), CES_V_DEADLOCK);
