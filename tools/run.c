@@ -757,7 +757,7 @@ static struct probe *probe_gpus(void)
 static int run_gpus(struct ces_ctx *ctx, const struct probe *probe, const struct ces_graph *g,
                     const char *place, int single)
 {
-    char path[96];
+    char path[96], at[32];
     pid_t pids[RUN_MAX_RANKS], parent = getpid();
     uint32_t n = ces_graph_ranks(g), gpus = probe->d.count, started = 0;
     struct timespec now = {0, 0}; /* (the PID alone where the clock fails) */
@@ -769,8 +769,10 @@ static int run_gpus(struct ces_ctx *ctx, const struct probe *probe, const struct
         return ces_tool_fail("run: %s", probe->why);
     if (gpus == 0)
         return ces_tool_fail("run: no CUDA GPU is available on this machine");
-    if (ces_devices_fit(ctx, &probe->d, n, single) != CES_OK)
-        return ces_tool_fail("run: %s", ces_ctx_last_error(ctx));
+    /* too few GPUs for a file's ranks at its `ranks` line */
+    ces_setting_where(at, sizeof(at), g, CES_SETTING_RANKS);
+    if (ces_cuda_fit(ctx, &probe->d, n, at, single) != CES_OK)
+        return ces_tool_fail_at("run", place, ces_ctx_last_error(ctx));
     printf("cesync run: %" PRIu32 " ranks, %s, %" PRIu64 " iteration%s in %" PRIu32 " block%s\n",
            n, single ? "one process" : "one process per rank", ces_graph_iterations(g),
            ces_plural(ces_graph_iterations(g)),

@@ -60,8 +60,15 @@ int ces_cuda_not_peers(struct ces_ctx *ctx, uint32_t ra, uint32_t rb, int from, 
 /* Error rc, said: `ranks` ranks but only `gpus` GPUs (none: "N ranks but
  * this machine has no GPU"; else naming CES_SHARE_GPUS=1), the one
  * wording of ces_comm_init_all, ces_devices_fit, cesync run and cesync
- * bench (peers.c). */
-int ces_cuda_too_few_gpus(struct ces_ctx *ctx, int rc, uint32_t ranks, uint32_t gpus);
+ * bench (peers.c); `at` after the ranks, where a file gives them (" (line
+ * 2:7)", ces_setting_where), else "". */
+int ces_cuda_too_few_gpus(struct ces_ctx *ctx, int rc, uint32_t ranks, const char *at,
+                          uint32_t gpus);
+/* ces_devices_fit, with `at` after the ranks where too few GPUs refuse
+ * them (ces_cuda_too_few_gpus): cesync run names a file's `ranks` line
+ * so, "2 ranks (line 2:7) but this machine has 1 GPU (...)". */
+int ces_cuda_fit(struct ces_ctx *ctx, const struct ces_devices *d, uint32_t ranks, const char *at,
+                 int one_process);
 /* The first rank j of devices[0..n-1] on the GPU of an earlier rank
  * (*first), or n where every rank has a GPU of its own. */
 uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first);

@@ -170,7 +170,7 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
         goto fail;
     }
     if (size > (uint32_t)count && !share) {
-        rc = ces_cuda_too_few_gpus(ctx, CES_ERR_INVALID, size, (uint32_t)count);
+        rc = ces_cuda_too_few_gpus(ctx, CES_ERR_INVALID, size, "", (uint32_t)count);
         goto fail;
     }
     CES_CU_GOTO(ctx, rc, cuDeviceGet(&c->cudev, device), fail);

@@ -23,15 +23,16 @@ int ces_cuda_not_peers(struct ces_ctx *ctx, uint32_t ra, uint32_t rb, int from, 
                          ra, rb, from, to);
 }
 
-int ces_cuda_too_few_gpus(struct ces_ctx *ctx, int rc, uint32_t ranks, uint32_t gpus)
+int ces_cuda_too_few_gpus(struct ces_ctx *ctx, int rc, uint32_t ranks, const char *at,
+                          uint32_t gpus)
 {
     if (gpus == 0)
-        return ces_ctx_error(ctx, rc, "%" PRIu32 " rank%s but this machine has no GPU", ranks,
-                             ces_plural(ranks));
+        return ces_ctx_error(ctx, rc, "%" PRIu32 " rank%s%s but this machine has no GPU", ranks,
+                             ces_plural(ranks), at);
     return ces_ctx_error(ctx, rc,
-                         "%" PRIu32 " ranks but this machine has %" PRIu32 " GPU%s "
+                         "%" PRIu32 " ranks%s but this machine has %" PRIu32 " GPU%s "
                          "(CES_SHARE_GPUS=1 lets ranks share GPUs, for tests)",
-                         ranks, gpus, ces_plural(gpus));
+                         ranks, at, gpus, ces_plural(gpus));
 }
 
 uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first)
@@ -185,6 +186,12 @@ uint32_t ces_devices_peer_set(const struct ces_devices *d, uint64_t *set)
 int ces_devices_fit(struct ces_ctx *ctx, const struct ces_devices *d, uint32_t ranks,
                     int one_process)
 {
+    return ces_cuda_fit(ctx, d, ranks, "", one_process);
+}
+
+int ces_cuda_fit(struct ces_ctx *ctx, const struct ces_devices *d, uint32_t ranks, const char *at,
+                 int one_process)
+{
     int share = 0, rc, dev[CES_MAX_RANKS];
     uint32_t gpus;
 
@@ -200,7 +207,7 @@ int ces_devices_fit(struct ces_ctx *ctx, const struct ces_devices *d, uint32_t r
      * description made by hand may leave total 0) */
     gpus = d->total > d->count ? d->total : d->count;
     if (d->count == 0 || (ranks > gpus && !share))
-        return ces_cuda_too_few_gpus(ctx, CES_ERR_LIMIT, ranks, gpus);
+        return ces_cuda_too_few_gpus(ctx, CES_ERR_LIMIT, ranks, at, gpus);
     /* rank r on GPU r, or r modulo the GPUs; in one process first what
      * ces_comm_init_all judges first, the ranks sharing a GPU */
     for (uint32_t r = 0; r < ranks; r++)

@@ -667,6 +667,15 @@ static void test_devices_too_few_one_wording(void **state)
     assert_string_equal(ces_ctx_last_error(ctx), too_few);
     snprintf(want, sizeof(want), "cesync: run: %s\n", too_few);
     tool_says(ces_cmd_run, 3, run2, 2, "", want);
+    {
+        /* a file's ranks at its `ranks` line, as its other header settings
+         * are refused (it said the words alone) */
+        static const char *const file[] = {CES_FIXTURES "/good/alltoall.ces"};
+
+        tool_says(ces_cmd_run, 1, file, 2, "",
+                  "cesync: run: " CES_FIXTURES "/good/alltoall.ces:2:7: 4 ranks but this "
+                  "machine has 1 GPU (CES_SHARE_GPUS=1 lets ranks share GPUs, for tests)\n");
+    }
     snprintf(want, sizeof(want), "cesync: bench: %s\n", too_few);
     tool_says(ces_cmd_bench, 3, bench2, 2, "", want);
     machine(0);

@@ -2119,7 +2119,9 @@ static void test_run_help(void **state)
                           "has 65 ranks; at most 64 can run`), more than the GPUs only with "
                           "`CES_SHARE_GPUS=1`. Ranks the GPUs cannot take are "
                           "refused before any starts, in the words of `cesync devices --ranks "
-                          "N`: too few GPUs (said with their number), GPUs that are not all "
+                          "N`: too few GPUs (said with their number; a file's at its `ranks` "
+                          "line, `run: x.ces:2:7: 4 ranks but this machine has 1 GPU (...)`), "
+                          "GPUs that are not all "
                           "peers, a GPU of theirs that the driver fails to describe, or, with "
                           "`--single-process`, more ranks on a GPU than one process may drive. "
                           "A GPU that no rank is on stops none.");
