@@ -152,8 +152,15 @@ int ces_cmd_promela(int argc, char **argv)
         a.o.data = 2;
         a.o.races = a.o.races != 0 ? 2 : 0;
     }
-    if (ec == CES_EXIT_OK && ces_promela_emit(ctx, g, &a.o, &text, &len) != CES_OK)
-        ec = ces_tool_fail("%s", ces_ctx_last_error(ctx)); /* it starts with "promela: " */
+    /* a place of the file its words name, an op's or a header setting's,
+     * at FILE:LINE:COL (the words start with "promela: ") */
+    if (ec == CES_EXIT_OK && ces_promela_emit(ctx, g, &a.o, &text, &len) != CES_OK) {
+        const char *why = ces_ctx_last_error(ctx);
+
+        if (strncmp(why, "promela: ", 9) == 0)
+            why += 9;
+        ec = ces_tool_fail_at("promela", ces_tool_input_place(argc, argv, promela_valued), why);
+    }
     if (ec == CES_EXIT_OK && a.out == NULL) {
         fwrite(text, 1, len, stdout);
     } else if (ec == CES_EXIT_OK) {

@@ -206,6 +206,15 @@ static int pml_nomem(struct pml *m)
     return ces_ctx_error(m->ctx, CES_ERR_NOMEM, "promela: out of memory");
 }
 
+/* "r0.s1#4 (line 9:6)", op i of rank r's unrolled list as a refusal names
+ * it (ces_op_where: its file's place where it has one). */
+static void pml_where(const struct pml *m, char *buf, size_t size, uint32_t r, uint32_t i)
+{
+    const struct pml_inst *in = &m->inst[r][i];
+
+    ces_op_where(buf, size, r, in->op->stream, in->k, in->op);
+}
+
 /* Builds the per-rank unrolled lists and binds awaits to records. */
 static int pml_unroll(struct pml *m)
 {
@@ -449,11 +458,16 @@ static int pml_slots(struct pml *m)
                     continue;
                 d = op->slot.rank * m->spr + m->sbase[op->slot.sig] + op->slot.idx;
                 if (pass == 0) {
+                    if (m->slot_of[d] < 0 && m->nslots >= PML_MAX_SLOTS) {
+                        char where[96];
+
+                        pml_where(m, where, sizeof(where), r, i);
+                        return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                                             "promela: more than %u slots are used, the next by "
+                                             "%s",
+                                             PML_MAX_SLOTS, where);
+                    }
                     if (m->slot_of[d] < 0) {
-                        if (m->nslots >= PML_MAX_SLOTS)
-                            return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
-                                                 "promela: more than %u slots are used",
-                                                 PML_MAX_SLOTS);
                         m->slot_of[d] = (int32_t)m->nslots++;
                     }
                 } else if (op->kind == CES_OP_WRITE) {
@@ -905,17 +919,21 @@ static void pml_batch(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t 
 
 /* CES_ERR_LIMIT once SPIN could not compile the d_steps emitted so far, the
  * ones before the longest taken as compiled before it (SPIN's order is its
- * own); checked op by op, as the text of a model past it may be large. */
-static int pml_dstep_limit(const struct pml *m)
+ * own), named at op i of `rank`, the last emitted; checked op by op, as the
+ * text of a model past it may be large. */
+static int pml_dstep_limit(const struct pml *m, uint32_t rank, uint32_t i)
 {
+    char where[96];
+
     if (m->ndstep == 0 || m->ndstep - 1 + m->most_stmts <= PML_MAX_DSTEP)
         return CES_OK;
+    pml_where(m, where, sizeof(where), rank, i);
     return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
                          "promela: d_step %" PRIu32 " of the model, or its longest so far (%zu "
-                         "statement%s), is past what SPIN compiles: at most %u of the d_steps "
-                         "before one and its statements together (use fewer ops%s%s)",
-                         m->ndstep, m->most_stmts, ces_plural(m->most_stmts), PML_MAX_DSTEP,
-                         pml_tracks_units(m) ? " or data units" : "",
+                         "statement%s), is past what SPIN compiles at %s: at most %u of the "
+                         "d_steps before one and its statements together (use fewer ops%s%s)",
+                         m->ndstep, m->most_stmts, ces_plural(m->most_stmts), where,
+                         PML_MAX_DSTEP, pml_tracks_units(m) ? " or data units" : "",
                          m->o.races ? ", or --no-races" : "");
 }
 
@@ -983,10 +1001,14 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
                 break;
             nc++;
         }
-        if (nc > PML_MAX_BATCH)
+        if (nc > PML_MAX_BATCH) {
+            char where[96];
+
+            pml_where(m, where, sizeof(where), rank, i);
             return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
-                                 "promela: a batch of r%" PRIu32 ".s%" PRIu32 " holds %" PRIu32
-                                 " copies (at most %u)", rank, op->stream, nc, PML_MAX_BATCH);
+                                 "promela: the batch %s holds %" PRIu32 " copies (at most %u)",
+                                 where, nc, PML_MAX_BATCH);
+        }
         if (nc >= 2)
             batch = true;
         if (nc > width)
@@ -1022,7 +1044,7 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
             pml_op(m, sb, rank, i);
         }
         pml_link_out(m, sb, rank, i);
-        rc = pml_dstep_limit(m);
+        rc = pml_dstep_limit(m, rank, i);
     }
     if (stopped) /* a stream it serves stopped: it never finishes */
         ces_sb_printf(sb, "  /* stopped */\n  false\n}\n");
@@ -1047,11 +1069,16 @@ static int pml_check_clocks(struct pml *m)
                 ticks[in->op->stream]++;
             if (in->snap >= 0)
                 ticks[in->op->stream]++;
-            if (ticks[in->op->stream] > PML_MAX_CLOCK)
+            if (ticks[in->op->stream] > PML_MAX_CLOCK) {
+                char where[96];
+
+                pml_where(m, where, sizeof(where), r, i);
                 return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
                                      "promela: stream r%" PRIu32 ".s%" PRIu32
-                                     " has more than %u writes and records (the model keeps "
-                                     "clocks in bytes)", r, in->op->stream, PML_MAX_CLOCK);
+                                     " has more than %u writes and records, past them at %s "
+                                     "(the model keeps clocks in bytes)",
+                                     r, in->op->stream, PML_MAX_CLOCK, where);
+            }
         }
     }
     return CES_OK;
@@ -1270,6 +1297,7 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     struct ces_sb sb;
     bool *done = NULL;
     uint32_t most = 0, nprocs = 0;
+    char at[32];
     int rc;
 
     if (ctx == NULL)
@@ -1303,12 +1331,16 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
         goto out;
     m.S = ces_graph_streams(m.g);
     m.P = m.R * m.S;
+    /* a header setting refused is named where g's file gives it */
     if (m.N == CES_CONNECTIONS_ANY && m.o.queue_map == NULL) {
+        ces_setting_where(at, sizeof(at), g, CES_SETTING_CONNECTIONS);
         rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                           "promela: `connections any` is a check of every queue assignment; "
-                           "export one (a queue map, --queues)");
+                           "promela: `connections any`%s is a check of every queue assignment; "
+                           "export one (a queue map, --queues)",
+                           at);
         goto out;
     }
+    ces_setting_where(at, sizeof(at), g, CES_SETTING_RANKS);
     if (m.o.data != 0 && ces_graph_iterations(g) > PML_MAX_CLOCK) {
         rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "promela: %" PRIu64 " iterations (at most %u: "
                            "generations are kept in bytes)", ces_graph_iterations(g),
@@ -1316,17 +1348,18 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
         goto out;
     }
     if (m.o.races != 0 && m.P > PML_MAX_THREADS) {
-        rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "promela: %" PRIu32 " ranks x %" PRIu32
+        rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "promela: %" PRIu32 " ranks%s x %" PRIu32
                            " stream%s is more than %u threads of the race clocks (--no-races "
-                           "keeps none)", m.R, m.S, ces_plural(m.S), PML_MAX_THREADS);
+                           "keeps none)", m.R, at, m.S, ces_plural(m.S), PML_MAX_THREADS);
         goto out;
     }
     rc = pml_unroll(&m);
     if (rc == CES_OK)
         nprocs = pml_nprocs(&m);
     if (rc == CES_OK && nprocs > PML_MAX_PROCS)
-        rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "promela: the model runs %" PRIu32 " processes "
-                           "(SPIN runs at most %u)", nprocs, PML_MAX_PROCS);
+        rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "promela: the model of %" PRIu32 " ranks%s runs %"
+                           PRIu32 " processes (SPIN runs at most %u)", m.R, at, nprocs,
+                           PML_MAX_PROCS);
     if (rc == CES_OK)
         rc = pml_links(&m);
     /* without races and data nothing is kept per unit: no unit limit */

@@ -425,9 +425,9 @@ static void test_options_and_limits(void **state)
         assert_null(text);
         assert_string_equal(ces_ctx_last_error(ctx),
                             "promela: d_step 2048 of the model, or its longest so far (1 "
-                            "statement), is past what SPIN compiles: at most 2047 of the d_steps "
-                            "before one and its statements together (use fewer ops or data "
-                            "units)");
+                            "statement), is past what SPIN compiles at r1.s0#0: at most 2047 of "
+                            "the d_steps before one and its statements together (use fewer ops "
+                            "or data units)");
     }
     ces_graph_destroy(big);
     assert_int_equal(ces_graph_create(ctx, 2, 1, &big), CES_OK);
@@ -444,9 +444,9 @@ static void test_options_and_limits(void **state)
         assert_int_equal(ces_promela_emit(ctx, big, NULL, &text, NULL), CES_ERR_LIMIT);
         assert_string_equal(ces_ctx_last_error(ctx),
                             "promela: d_step 2 of the model, or its longest so far (2051 "
-                            "statements), is past what SPIN compiles: at most 2047 of the d_steps "
-                            "before one and its statements together (use fewer ops or data "
-                            "units, or --no-races)");
+                            "statements), is past what SPIN compiles at r0.s0#1: at most 2047 of "
+                            "the d_steps before one and its statements together (use fewer ops "
+                            "or data units, or --no-races)");
     }
     ces_graph_destroy(big);
     /* the copies of a batch are d_steps: an atomic of more than 256
@@ -490,9 +490,9 @@ static void test_options_and_limits(void **state)
     o.races = 1;
     o.data = 1;
     assert_int_equal(ces_promela_emit(ctx, big, &o, &text, NULL), CES_ERR_LIMIT);
-    assert_string_equal(ces_ctx_last_error(ctx), "promela: 2 ranks x 33 streams is more than 64 "
-                                                  "threads of the race clocks (--no-races keeps "
-                                                  "none)");
+    assert_string_equal(ces_ctx_last_error(ctx), "promela: 2 ranks (line 2:7) x 33 streams is "
+                                                  "more than 64 threads of the race clocks "
+                                                  "(--no-races keeps none)");
     o.races = 0;
     assert_int_equal(ces_promela_emit(ctx, big, &o, &text, NULL), CES_OK);
     assert_non_null(strstr(text, "\nactive proctype r0s32()\n"));
@@ -510,8 +510,8 @@ static void test_options_and_limits(void **state)
     ces_free(ctx, text);
     o.data = 2;
     assert_int_equal(ces_promela_emit(ctx, big, &o, &text, NULL), CES_ERR_LIMIT);
-    assert_string_equal(ces_ctx_last_error(ctx), "promela: the model runs 256 processes (SPIN "
-                                                  "runs at most 255)");
+    assert_string_equal(ces_ctx_last_error(ctx), "promela: the model of 255 ranks (line 2:7) "
+                                                  "runs 256 processes (SPIN runs at most 255)");
     ces_graph_destroy(big);
     /* a graph without ops: SPIN reads no model without a process ("no
      * runable process"), so r0.s0 runs its no ops */
@@ -783,6 +783,62 @@ static void test_queues(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A file past a limit of the model: "cesync 1", head, n lines of the
+ * format `line` (op k given k and k + 1 twice) and tail, which `cesync
+ * promela x.ces ARGS` refuses with "cesync: promela: x.ces:" and `want`. */
+struct past_limit {
+    const char *head, *line;
+    unsigned n;
+    const char *tail, *args, *want;
+};
+
+/* its ranks, or the op: a batch of 31 copies, the 251st write of a
+ * stream's clock, the 4097th slot in use, the write whose d_step is the
+ * 2048th */
+static const struct past_limit past[] = {
+    {"ranks 65\nphase eager x1\n", "", 0, "", "",
+     "2:7: 65 ranks x 1 stream is more than 64 threads of the race clocks (--no-races keeps "
+     "none)"},
+    {"ranks 2\nbuffer a 64\nbuffer b 64\nphase eager x1\nr0 : batch\n",
+     "r0 : copy a[%u:%u] -> b[%u:%u]@1\n", 31, "r0 : end\n", "",
+     "6:6: the batch r0.s0#0 holds 31 copies (at most 30)"},
+    {"ranks 2\nsignal f u64 1\nphase eager x1\n", "r0 : write f[0]@1 = 1\n", 251, "", "",
+     "255:6: stream r0.s0 has more than 250 writes and records, past them at r0.s0#250 (the "
+     "model keeps clocks in bytes)"},
+    {"ranks 2\nsignal f u64 4097\nphase eager x1\n", "r0 : write f[%u]@1 = 1\n", 4097, "",
+     " --no-races", "4101:6: more than 4096 slots are used, the next by r0.s0#4096"},
+    {"ranks 2\nsignal f u64 1\nphase eager x1\n", "r0 : write f[0]@1 = 1\n", 2048, "",
+     " --no-races",
+     "2052:6: d_step 2048 of the model, or its longest so far (1 statement), is past what SPIN "
+     "compiles at r0.s0#2047: at most 2047 of the d_steps before one and its statements "
+     "together (use fewer ops or data units)"},
+};
+
+/* Writes p's x.ces in dir, asserts its refusal and removes it. */
+static void file_refused(const char *dir, const struct past_limit *p)
+{
+    char path[256], cmd[128], *out = NULL, *said;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/x.ces", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "cesync 1\n%s", p->head);
+    for (unsigned k = 0; k < p->n; k++)
+        fprintf(f, p->line, k, k + 1, k, k + 1);
+    fprintf(f, "%s", p->tail);
+    assert_int_equal(fclose(f), 0);
+    snprintf(cmd, sizeof(cmd), "promela x.ces%s", p->args);
+    assert_int_equal(ces_test_tool(dir, cmd, &out), 2);
+    said = malloc(strlen(p->want) + 32);
+    assert_non_null(said);
+    sprintf(said, "cesync: promela: x.ces:%s\n", p->want);
+    assert_string_equal(out, said);
+    free(said);
+    free(out);
+    assert_int_equal(remove(path), 0);
+}
+
 /* `cesync promela`: the library's text, its options, -o, errors. */
 static void test_tool(void **state)
 {
@@ -944,6 +1000,13 @@ static void test_tool(void **state)
         ces_test_dir_entries(dir, got, sizeof(got));
         assert_string_equal(got, "");
     }
+    /* a file past a limit of the model at the place the refusal names (it
+     * named none): its `connections any`, then `past` */
+    ces_test_tool_says("promela bad/cross_stream_any.ces", 2,
+                       "cesync: promela: bad/cross_stream_any.ces:14:13: `connections any` is a "
+                       "check of every queue assignment; export one (a queue map, --queues)\n");
+    for (size_t i = 0; i < sizeof(past) / sizeof(past[0]); i++)
+        file_refused(dir, &past[i]);
     snprintf(path, sizeof(path), "%s/a2a.pml", dir);
     snprintf(cmd, sizeof(cmd), "promela alltoall --ranks 2 --bytes 32 --sync nccl -o '%s'", path);
     assert_int_equal(ces_test_tool(NULL, cmd, &out), 0);
@@ -1123,15 +1186,16 @@ static void test_limits_at_bounds(void **state)
     g = writes_graph(ctx, 4096, true);
     assert_string_equal(emit_says(ctx, g, 0, 0),
                         "promela: d_step 2048 of the model, or its longest so far (1 statement), "
-                        "is past what SPIN compiles: at most 2047 of the d_steps before one and "
-                        "its statements together (use fewer ops)");
+                        "is past what SPIN compiles at r0.s0#2047: at most 2047 of the d_steps "
+                        "before one and its statements together (use fewer ops)");
     assert_string_equal(emit_says(ctx, g, 0, 1),
                         "promela: d_step 2048 of the model, or its longest so far (1 statement), "
-                        "is past what SPIN compiles: at most 2047 of the d_steps before one and "
-                        "its statements together (use fewer ops or data units)");
+                        "is past what SPIN compiles at r0.s0#2047: at most 2047 of the d_steps "
+                        "before one and its statements together (use fewer ops or data units)");
     ces_graph_destroy(g);
     g = writes_graph(ctx, 4097, true);
-    assert_string_equal(emit_says(ctx, g, 0, 0), "promela: more than 4096 slots are used");
+    assert_string_equal(emit_says(ctx, g, 0, 0), "promela: more than 4096 slots are used, the "
+                                                 "next by r0.s0#4096");
     ces_graph_destroy(g);
     /* 250 values of a slot (0 and 249 written), then 251 */
     g = writes_graph(ctx, 249, false);
@@ -1146,7 +1210,7 @@ static void test_limits_at_bounds(void **state)
     assert_null(emit_says(ctx, g, 0, 0));
     ces_graph_destroy(g);
     g = wide_batch_graph(ctx, 31);
-    assert_string_equal(emit_says(ctx, g, 0, 0), "promela: a batch of r0.s0 holds 31 copies (at "
+    assert_string_equal(emit_says(ctx, g, 0, 0), "promela: the batch r0.s0#0 holds 31 copies (at "
                                                  "most 30)");
     ces_graph_destroy(g);
     /* 250 writes of a stream tick its clock 250 times; a record that no
@@ -1157,7 +1221,8 @@ static void test_limits_at_bounds(void **state)
     ces_graph_destroy(g);
     g = writes_graph(ctx, 251, true);
     assert_string_equal(emit_says(ctx, g, 1, 0), "promela: stream r0.s0 has more than 250 writes "
-                                                 "and records (the model keeps clocks in bytes)");
+                                                 "and records, past them at r0.s0#250 (the "
+                                                 "model keeps clocks in bytes)");
     {
         struct ces_promela_opts o;
         struct ces_fault f = {CES_FAULT_STOP, 0, 0, 250};
@@ -1192,8 +1257,8 @@ static void test_limits_at_bounds(void **state)
         assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
         assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
         assert_string_equal(emit_says(ctx, g, 1, 0), "promela: stream r0.s0 has more than 250 "
-                                                     "writes and records (the model keeps clocks "
-                                                     "in bytes)");
+                                                     "writes and records, past them at r0.s0#250 "
+                                                     "(the model keeps clocks in bytes)");
         ces_graph_destroy(g);
     }
     /* 250 iterations with data */

@@ -912,8 +912,8 @@ static void test_connections_any(void **state)
     /* Promela models one assignment: a queue map's, not `any` */
     assert_int_equal(ces_promela_emit(ctx, good, NULL, &text, NULL), CES_ERR_UNSUPPORTED);
     assert_string_equal(ces_ctx_last_error(ctx),
-                        "promela: `connections any` is a check of every queue assignment; export "
-                        "one (a queue map, --queues)");
+                        "promela: `connections any` (line 4:13) is a check of every queue "
+                        "assignment; export one (a queue map, --queues)");
     {
         struct ces_promela_opts po;
 
