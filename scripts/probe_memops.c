@@ -28,8 +28,8 @@
  * one-way messages as the backend's groups stage them; and which ops hold a
  * hardware queue that all streams share (CUDA_DEVICE_MAX_CONNECTIONS=1)
  * behind a local copy, and for how long, and whether a stream wait blocked
- * at its head or an await whose record has not ended holds it (queue-hold,
- * GPU 0 alone).  Two GPUs
+ * at its head, an await whose record has not ended or an op that its own
+ * stream still holds holds it (queue-hold, GPU 0 alone).  Two GPUs
  * driven by one process (one when only one-GPU probes are named); raw CUDA
  * runtime and driver calls, no cesync.  Built and run by
  * scripts/probe_memops.sh; `probe_memops NAME...` runs only the named
@@ -2126,7 +2126,14 @@ static void probe_ring_staged(void)
  *      queue only the await and R (which b) times alone) lie between the
  *      copy and it.  s0 near minus the copy's time from the copy's end
  *      under one queue says an await does not hold the head: the model's
- *      and the checker's rule is wrong there; 0 or more says it holds it.
+ *      and the checker's rule is wrong there; 0 or more says it holds it;
+ *   g) s1 writes a flag of its own right behind its copy, s0 writes its
+ *      flag behind that (the model: an op its own stream still holds, the
+ *      copy running, holds the ops behind it, so on one queue s0 waits for
+ *      the copy's end);
+ *   h) as f), but s2 writes its flag right behind its await and before
+ *      s0's write (the model: s2's write, held by its stream until the
+ *      await's record ends, holds s0's behind it on one queue).
  * And once per setting, without a copy:
  *   e) s1 writes HOLD_ARRIVED (a word of the gate's pinned, mapped page)
  *      and waits (cuStreamWaitValue32) for HOLD_RELEASE, which the host
@@ -2171,7 +2178,10 @@ static void probe_ring_staged(void)
 #define HOLD_SMALL (64u << 10) /* bytes of case d's copy on s0 */
 #define HOLD_DELAY_NS 200000L  /* e: from the host seeing HOLD_ARRIVED to HOLD_RELEASE */
 
-enum hold { HOLD_COPY, HOLD_RECORD, HOLD_AWAIT, HOLD_COPIES, HOLD_WAIT, HOLD_OTHER_AWAIT };
+enum hold {
+    HOLD_COPY, HOLD_RECORD, HOLD_AWAIT, HOLD_COPIES, HOLD_WAIT, HOLD_OTHER_AWAIT,
+    HOLD_OWN_WRITE, HOLD_AWAIT_WRITE
+};
 
 /* Case e's host side: per iteration i, once s1 has written HOLD_ARRIVED = i
  * just ahead of its wait, spin HOLD_DELAY_NS by the host's clock and set
@@ -2198,9 +2208,11 @@ static void hold_case(size_t bytes, enum hold h, const char *conn)
                                   "c) s1 copy, record R; s0 awaits R, write",
                                   "d) s1 copy; s0 copy of 64 KiB",
                                   "e) s1 waits for the host; s0 write",
-                                  "f) s1 copy, record R; s2 awaits; s0 write"};
+                                  "f) s1 copy, record R; s2 awaits; s0 write",
+                                  "g) s1 copy, write; s0 write",
+                                  "h) s1 copy, record R; s2 awaits, write; s0 write"};
     static cudaEvent_t ends[N + 1]; /* E: the copy's end (W: the wait's in e), timed */
-    static cudaEvent_t s2_end;      /* s2's last op (f) */
+    static cudaEvent_t s2_end;      /* s2's last op (f, h) */
     static int made;
     struct gpu *x = &G[0];
     cudaStream_t s0 = x->st, s1 = x->side, s2 = x->cs[0];
@@ -2234,12 +2246,16 @@ static void hold_case(size_t bytes, enum hold h, const char *conn)
         } else {
             CK(cudaMemcpyAsync(x->recv, x->send, bytes, cudaMemcpyDefault, s1));
         }
-        if (h == HOLD_RECORD || h == HOLD_AWAIT || h == HOLD_OTHER_AWAIT)
+        if (h == HOLD_RECORD || h == HOLD_AWAIT || h == HOLD_OTHER_AWAIT || h == HOLD_AWAIT_WRITE)
             CK(cudaEventRecord(x->fork[i], s1));
         if (h == HOLD_AWAIT)
             CK(cudaStreamWaitEvent(s0, x->fork[i], 0));
-        if (h == HOLD_OTHER_AWAIT)
+        if (h == HOLD_OTHER_AWAIT || h == HOLD_AWAIT_WRITE)
             CK(cudaStreamWaitEvent(s2, x->fork[i], 0));
+        if (h == HOLD_AWAIT_WRITE)
+            DK(cuStreamWriteValue32((CUstream)s2, flag(0, 61), i, 0));
+        if (h == HOLD_OWN_WRITE)
+            DK(cuStreamWriteValue32((CUstream)s1, flag(0, 62), i, 0));
         if (h == HOLD_COPIES)
             CK(cudaMemcpyAsync(x->recv + BIG / 2, x->send + BIG / 2, HOLD_SMALL,
                                cudaMemcpyDefault, s0));
@@ -2247,10 +2263,11 @@ static void hold_case(size_t bytes, enum hold h, const char *conn)
             DK(cuStreamWriteValue32((CUstream)s0, flag(0, 60), i, 0));
         CK(cudaEventRecord(x->it1[i], s0));
         CK(cudaEventRecord(ends[i], s1));
-        /* s2's write after E on the queue, so that E waits for no op of s2;
-         * s1 awaits s2's end before the next iteration (and finish()). */
-        if (h == HOLD_OTHER_AWAIT) {
-            DK(cuStreamWriteValue32((CUstream)s2, flag(0, 61), i, 0));
+        /* f: s2's write after E on the queue, so that E waits for no op of
+         * s2; s1 awaits s2's end before the next iteration (and finish()). */
+        if (h == HOLD_OTHER_AWAIT || h == HOLD_AWAIT_WRITE) {
+            if (h == HOLD_OTHER_AWAIT)
+                DK(cuStreamWriteValue32((CUstream)s2, flag(0, 61), i, 0));
             CK(cudaEventRecord(s2_end, s2));
             CK(cudaStreamWaitEvent(s1, s2_end, 0));
         }
@@ -2293,7 +2310,7 @@ static void probe_queue_hold(void)
            "CUDA_DEVICE_MAX_CONNECTIONS %s; medians)\n", conn);
     hold_case(0, HOLD_WAIT, conn);
     for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++)
-        for (int h = HOLD_COPY; h <= HOLD_OTHER_AWAIT; h++)
+        for (int h = HOLD_COPY; h <= HOLD_AWAIT_WRITE; h++)
             if (h != HOLD_WAIT)
                 hold_case(sizes[z], (enum hold)h, conn);
 }
