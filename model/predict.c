@@ -74,7 +74,8 @@
  * none with m->unlinked, as the backend issues eager point-to-point groups
  * (CES_LOWER_UNLINKED: the side way's streams pass the calls apart); an
  * await that blocked resumes event_us after its record (one reached as its
- * record ends passes at once, whichever stream the run steps first).
+ * record ends passes at once, whichever stream the run steps first, and
+ * did not have to wait).
  * Under a graph phase an await of a record outside the block is left out,
  * as the CUDA backend captures it.
  *
@@ -1322,20 +1323,23 @@ static int step(struct psim *s, size_t k)
             if (!rec->done) {
                 in->blocked = 1;
                 in->blocked_at = s->t;
-                ps->primed = 0;
                 ps->state = S_WAIT_EVENT;
                 return 1;
             }
             /* A stream that blocked on the event wakes event_us after the
-             * record; one that arrives later, or as the record ends (a
-             * record behind it on a shared queue), passes at once. */
-            if (in->blocked && rec->end > in->blocked_at + EPS &&
-                rec->end + s->m->event_us > s->t + EPS) {
-                in->cause = in->match;
-                in->by_queue = 0;
-                in->host_gap = 0.0;
-                busy(ps, rec->end + s->m->event_us);
-                return 1;
+             * record, no longer primed; one that arrives later, or as the
+             * record ends (a record behind it on a shared queue), passes
+             * at once and stays as primed as it was, whichever stream the
+             * run stepped first. */
+            if (in->blocked && rec->end > in->blocked_at + EPS) {
+                ps->primed = 0;
+                if (rec->end + s->m->event_us > s->t + EPS) {
+                    in->cause = in->match;
+                    in->by_queue = 0;
+                    in->host_gap = 0.0;
+                    busy(ps, rec->end + s->m->event_us);
+                    return 1;
+                }
             }
         }
         advance(s, ps, id);

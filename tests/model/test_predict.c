@@ -2568,6 +2568,45 @@ static void test_graph_copy_after_await(void **state)
     fx_end(&f);
 }
 
+/* Captured, an await reached as its record ends passes at once and leaves
+ * its stream behind its memop batch, whichever stream the run steps
+ * first: one stream copies 4000 bytes locally and records e, another
+ * writes (0.5), copies 2000 bytes locally (the two copies share the GPU's
+ * memory and both end at 2.5), awaits e as it ends and copies 4000 bytes
+ * to r1 in 0.25 + 4, until 6.75; the join's await on s0 resumes at 7.5.
+ * With the record on s2 and the await on s1, stepped first, the await
+ * blocked for the instant and the copy paid per_copy_us (1 + 4): 8.25,
+ * where the record on s1 gave 7.5. */
+static void test_graph_copy_after_tied_await(void **state)
+{
+    struct ces_model m = round_model();
+
+    (void)state;
+    m.per_graph_copy_us = 0.25;
+    for (uint32_t r = 1; r <= 2; r++) {
+        uint32_t a = 3 - r; /* the awaiting stream */
+        struct ces_op rec = simple(CES_OP_RECORD, r), aw = simple(CES_OP_AWAIT, a);
+        struct ces_op w;
+        struct ces_predict p;
+        struct fx f;
+
+        fx_init(&f, 2, 3, CES_PHASE_GRAPH, 1);
+        rec.event = aw.event = f.ev;
+        w = wr(&f, 0, 0, 1);
+        w.stream = a;
+        op(&f, 0, copy(&f, r, 0, 0, 0, 4000));
+        op(&f, 0, rec);
+        op(&f, 0, w);
+        op(&f, 0, copy(&f, a, 0, 4000, 0, 2000));
+        op(&f, 0, aw);
+        op(&f, 0, copy(&f, a, 0, 8000, 1, 4000));
+        p = predict(&f, &m);
+        assert_us(p.total_us, 7.5);
+        assert_us(p.path_copy_us, 6.25);
+        fx_end(&f);
+    }
+}
+
 /* A batch without copies is no copy-engine work: a write, an empty batch
  * and a write are two memop batches (0.5 each) with no engine switch
  * (switch_us 1). */
@@ -2862,6 +2901,7 @@ int main(void)
         cmocka_unit_test(test_graph_copy_after_progress),
         cmocka_unit_test(test_graph_copy_after_hold),
         cmocka_unit_test(test_graph_copy_after_await),
+        cmocka_unit_test(test_graph_copy_after_tied_await),
         cmocka_unit_test(test_empty_batch_no_switch),
         cmocka_unit_test(test_does_not_finish_names),
         cmocka_unit_test(test_released_wait_host_gap),
