@@ -62,13 +62,23 @@ const char *ces_ctx_last_error(const struct ces_ctx *ctx)
     return ctx != NULL ? ctx->errmsg : "";
 }
 
+/* Whether byte c continues a character of UTF-8 (10xxxxxx). */
+static bool utf8_continues(char c)
+{
+    return ((unsigned char)c & 0xc0) == 0x80;
+}
+
 /* The whole of a message of n bytes (more than msg holds), fmt with the
  * arguments `ap`, into msg (CES_ERRMSG_MAX bytes) as its first
  * CES_ERRMSG_HEAD bytes, "..." and its last bytes, each part ending and
  * starting on a character of UTF-8: what is wrong is said last, after a
  * path or a name that may be longer than the message (a schedule's path of
  * more than 8 KB was said without its "cannot open: File name too long").
- * Without memory for the whole, msg keeps what vsnprintf cut it to. */
+ * A character is at most 4 bytes: a cut moves over at most 3 continuation
+ * bytes, and where more stand there (no UTF-8: a path's bytes may be any)
+ * it cuts among them (moving over all of them kept "..." and 19 bytes of a
+ * message of 10,020).  Without memory for the whole, msg keeps what
+ * vsnprintf cut it to. */
 static void keep_ends(struct ces_ctx *ctx, char *msg, size_t n, const char *fmt, va_list ap)
 {
     char *whole = ces_malloc(ctx, n + 1);
@@ -77,10 +87,11 @@ static void keep_ends(struct ces_ctx *ctx, char *msg, size_t n, const char *fmt,
     if (whole == NULL)
         return;
     vsnprintf(whole, n + 1, fmt, ap);
-    while (head > 0 && ((unsigned char)whole[head] & 0xc0) == 0x80)
-        head--; /* (whole[head], the first byte left out, begins no character) */
+    /* while whole[head], the first byte left out, begins no character */
+    for (int k = 0; k < 3 && utf8_continues(whole[head]); k++)
+        head--;
     tail = n - (CES_ERRMSG_MAX - 1 - head - 3);
-    while (tail < n && ((unsigned char)whole[tail] & 0xc0) == 0x80)
+    for (int k = 0; k < 3 && utf8_continues(whole[tail]); k++)
         tail++;
     memcpy(msg, whole, head);
     memcpy(msg + head, "...", 3);

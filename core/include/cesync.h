@@ -108,7 +108,9 @@ CES_API void ces_ctx_destroy(struct ces_ctx *ctx);
 /* The last error's text ("file:line:col: what was expected"), "" if none.
  * Valid until the next call that fails on this context.  At most 8191
  * bytes: a longer message (a path of more than 8 KB in it) keeps its first
- * 2048 bytes, "..." and its end, which says what is wrong. */
+ * 2048 bytes, "..." and its end, which says what is wrong, each cut up to 3
+ * bytes aside so as not to split a character of UTF-8 (without memory for
+ * the whole message, its first 8191 bytes). */
 CES_API const char *ces_ctx_last_error(const struct ces_ctx *ctx);
 
 /* Sets the last error (printf style; fmt NULL: ""; cut in the middle as

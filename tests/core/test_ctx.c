@@ -59,12 +59,14 @@ static void test_error_wraps_last_error(void **state)
 /* A message longer than the buffer keeps its first 2048 bytes, "..." and
  * its last bytes, each part whole characters of UTF-8: of "x", 5000 "é"
  * and "!" (10002 bytes) the head is "x" and 1023 "é" (2047 bytes, as byte
- * 2048 is the middle of an "é"), the end 3070 "é" and "!" (6141). */
+ * 2048 is the middle of an "é"), the end 3070 "é" and "!" (6141); of bytes
+ * that are no UTF-8 at most 3 fewer at each cut. */
 static void test_error_keeps_its_end(void **state)
 {
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     char *text = malloc(10003), *want = malloc(CES_ERRMSG_MAX);
+    const char *e;
     size_t k;
 
     (void)state;
@@ -81,6 +83,20 @@ static void test_error_keeps_its_end(void **state)
     assert_int_equal(ces_ctx_error(ctx, CES_ERR_IO, "%s", text), CES_ERR_IO);
     assert_string_equal(ces_ctx_last_error(ctx), want);
     assert_int_equal(strlen(want), 2047 + 3 + 6141);
+    /* bytes that are no UTF-8, "x", 10000 continuation bytes and
+     * "/x.ces: cannot open" (10020): each cut moves over 3 of them at most
+     * (it moved over all, down to "..." and the 19 bytes of the end) */
+    text[0] = 'x';
+    memset(text + 1, 0x80, 10000);
+    text[10001] = '\0';
+    assert_int_equal(ces_ctx_error(ctx, CES_ERR_IO, "%s/x.ces: cannot open", text), CES_ERR_IO);
+    e = ces_ctx_last_error(ctx);
+    assert_int_equal(strlen(e), 2045 + 3 + 6140);
+    assert_int_equal(e[0], 'x');
+    assert_int_equal(strspn(e + 1, "\x80"), 2044);
+    assert_memory_equal(e + 2045, "...", 3);
+    assert_int_equal(strspn(e + 2048, "\x80"), 6121);
+    assert_string_equal(e + 2048 + 6121, "/x.ces: cannot open");
     free(text);
     free(want);
     ces_test_ctx_end(ctx, &st);
