@@ -889,6 +889,15 @@ static void test_tool(void **state)
     ces_test_tool_says("promela barrier --ranks 65", 2,
                        "cesync: promela: 65 ranks x 1 stream is more than 64 threads of the race "
                        "clocks (--no-races keeps none)\n");
+    /* a built-in's op at its line of `cesync print`'s text (the reference
+     * said it was named as r0.s0#0 alone) */
+    ces_test_tool_says("promela alltoall --ranks 33", 2,
+                       "cesync: promela: the batch r0.s0#34 (line 13:6) holds 33 copies (at "
+                       "most 30)\n");
+    ces_test_cli_doc_says("## promela", "A built-in, which has no file, names no header line and "
+                          "the op at its line of the text `cesync print` writes (`promela "
+                          "alltoall --ranks 33`: `promela: the batch r0.s0#34 (line 13:6) holds 33 "
+                          "copies (at most 30)`).");
     /* --fault: the model of the schedule under the delay, as the library
      * writes it; a drop has none */
     {
