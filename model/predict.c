@@ -10,14 +10,17 @@
  * starts only once the op enqueued before it has left the queue's head, a
  * copy as it started (its engine runs it while the queue goes on, so a
  * copy of another stream behind it runs beside it), a batch as it issued
- * its copies, a record as soon as the op ahead of it there left (the
- * probe queue-hold: a record behind a copy does not hold the queue until
- * the copy ends; it still ends only once its stream's earlier ops ended),
- * any other op as it ended (a wait once it passed, an await once it
- * resumed).  An op that its own stream still holds (its previous op
- * running), a wait not met and an await whose record has not ended hold
- * the ops behind them, so a wait blocked at a queue's head holds the other
- * streams' ops.  The run is one execution: where it blocks, the checker
+ * its copies, a record or an await as soon as the op ahead of it there
+ * left (the probe queue-hold: neither a record behind a copy nor another
+ * stream's await of that record holds the queue until the copy ends; the
+ * record still ends only once its stream's earlier ops ended, and the
+ * await's stream stays held until its record ended), any other op as it
+ * ended (a wait once it passed).  An op that its own stream still holds
+ * (its previous op running, or an await before it whose record has not
+ * ended) and a wait not met hold the ops behind them, so a wait blocked at
+ * a queue's head holds the other streams' ops, and so does the op behind
+ * a blocked await on its stream once it reaches the head.  The run is one
+ * execution: where it blocks, the checker
  * finds a DEADLOCK or HANG, but a DEADLOCK that only another order of the
  * writes reaches may finish here.  Copies in flight share resources
  * max-min fairly: each GPU's NVLink egress and ingress (link_gbps, each
@@ -119,7 +122,8 @@ struct inst {
     uint8_t cat;
     uint8_t taken;    /* it left its shared queue's head: a copy as it started,
                          a batch as it issued its copies, any other op as it
-                         ended (no op waits for a record's: enqueue) */
+                         ended (no op waits for a record's or an await's:
+                         enqueue) */
     uint8_t by_queue; /* its cause released it by leaving the head of their
                          queue, at the cause's `taken_at` */
     int64_t match;  /* await: its record instance; -1 */
@@ -295,10 +299,12 @@ static int block_empty(struct psim *s, uint32_t b)
  * rank share queues (stream k on queue k mod s->queues, as the checker
  * maps them: docs/SEMANTICS.md, section 2): it starts once the op
  * enqueued there before it has left the queue's head (take).  A record
- * leaves the head as soon as that op did (the op ahead of it on its own
- * stream is ahead of it on the queue too, so it left first), though it
- * ends only once its stream's earlier ops ended: the op enqueued after it
- * waits for the op ahead of it instead.  Called in the order the CUDA
+ * or an await leaves the head as soon as that op did (the op ahead of it
+ * on its own stream is ahead of it on the queue too, so it left first),
+ * though a record ends only once its stream's earlier ops ended and an
+ * await holds its stream until its record ended: the op enqueued after it
+ * waits for the op ahead of it instead (and the next op of the await's
+ * stream, held by the await, holds the ops behind it).  Called in the order the CUDA
  * backend issues the calls (ces_cuda_lower: memops at their flush, a
  * batch's copies at its end). */
 static void enqueue(struct psim *s, size_t id)
@@ -310,7 +316,7 @@ static void enqueue(struct psim *s, size_t id)
         return;
     last = &s->qlast[(size_t)in->rank * s->queues + in->stream % s->queues];
     in->qprev = *last;
-    if (in->op->kind != CES_OP_RECORD)
+    if (in->op->kind != CES_OP_RECORD && in->op->kind != CES_OP_AWAIT)
         *last = (int64_t)id;
 }
 

@@ -1388,9 +1388,10 @@ struct ces_predict {
  * N above 0 but below the streams: stream s on queue s mod N; `any` gives
  * each a queue of its own) once the op enqueued before it on its queue, as
  * the CUDA backend issues them, has left the queue's head (a copy as it
- * starts, a batch as it issues its copies, a record as soon as the op
- * ahead of it there has left, though it ends only once its stream's
- * earlier ops ended, any other op as it ends);
+ * starts, a batch as it issues its copies, a record or an await as soon
+ * as the op ahead of it there has left, though the record ends only once
+ * its stream's earlier ops ended and the await holds its stream until its
+ * record ended, any other op as it ends);
  * copies in flight share each GPU's link out, link in
  * (link_gbps; one copy between GPUs at most peer_copy_gbps) and memory
  * (local_copy_gbps) max-min fairly, at most copy_engines at once per

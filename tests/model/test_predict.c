@@ -1393,33 +1393,39 @@ static void test_shared_queue_blocked(void **state)
     }
 }
 
-/* A record leaves the head of a shared queue as soon as the op ahead of it
- * there has, though it ends only as its stream's earlier ops end (the
- * probe queue-hold: a write enqueued behind a local copy and its record on
- * one queue completed 6.37 us into the iteration, the copy 48.7 us).  Rank
- * 0's s1 copies 8000 B inside rank 0 (1 + 2 us) and records e; s0's write
- * W into rank 1's flag, enqueued behind the record, is posted after its
- * memop batch at 0.5 on any number of queues, so rank 1's wait passes at
- * 3.5 (pushed 3 us) and its copy (1 + 4) ends at 8.5, the path 5 us of
- * copy, 3 of signal and W's 0.5 of memop (where the record held the queue
- * until the copy ended, W was posted at 3.5 on one queue: 11.5).  Where s0
- * awaits e first (the probe's control) it waits for the copy's end on any
- * number of queues: the await resumes at 3.75, W is posted at 4.25, 12.25
- * us in all. */
-static struct ces_predict record_behind_copy(uint32_t conn, int awaits)
+/* The probe queue-hold's cases on round numbers (scripts/probe_memops.c):
+ * rank 0's s1 copies 8000 B inside rank 0 (1 + 2 us) and then, by case,
+ * b) records e; c) records e, and s0 awaits it; f) records e, and s2 awaits
+ * it; g) writes rank 0's flag[1]; h) records e, and s2 awaits it and then
+ * writes rank 0's flag[1].  s0's write W into rank 1's flag follows, enqueued
+ * behind all of that, and rank 1 waits for it and copies 16000 B inside
+ * rank 1 (1 + 4 us), so the time tells when W was posted. */
+static struct ces_predict queue_hold_case(uint32_t conn, char kase)
 {
     struct ces_model m = round_model();
-    struct ces_op rec = simple(CES_OP_RECORD, 1), aw = simple(CES_OP_AWAIT, 0);
+    struct ces_op rec = simple(CES_OP_RECORD, 1), aw = simple(CES_OP_AWAIT, 0), own;
     struct ces_predict p;
     struct fx f;
 
-    fx_init(&f, 2, 2, CES_PHASE_EAGER, 1);
+    fx_init(&f, 2, 3, CES_PHASE_EAGER, 1);
     assert_int_equal(ces_graph_set_connections(f.g, conn), CES_OK);
     rec.event = aw.event = f.ev;
+    own = wr(&f, 0, 1, 1);
     op(&f, 0, copy(&f, 1, 0, 0, 0, 8000));
-    op(&f, 0, rec);
-    if (awaits)
+    if (kase == 'g') {
+        own.stream = 1;
+        op(&f, 0, own);
+    } else {
+        op(&f, 0, rec);
+    }
+    if (kase == 'f' || kase == 'h')
+        aw.stream = 2;
+    if (kase == 'c' || kase == 'f' || kase == 'h')
         op(&f, 0, aw);
+    if (kase == 'h') {
+        own.stream = 2;
+        op(&f, 0, own);
+    }
     op(&f, 0, wr(&f, 1, 0, 1));
     op(&f, 1, wt(&f, 1, 0, 1));
     op(&f, 1, copy(&f, 0, 1, 0, 1, 16000));
@@ -1428,19 +1434,68 @@ static struct ces_predict record_behind_copy(uint32_t conn, int awaits)
     return p;
 }
 
+/* A record leaves the head of a shared queue as soon as the op ahead of it
+ * there has, though it ends only as its stream's earlier ops end (the
+ * probe queue-hold: a write enqueued behind a local copy and its record on
+ * one queue completed 6.37 us into the iteration, the copy 48.7 us).  In
+ * case b W is posted after its memop batch at 0.5 on any number of queues,
+ * so rank 1's wait passes at 3.5 (pushed 3 us) and its copy ends at 8.5,
+ * the path 5 us of copy, 3 of signal and W's 0.5 of memop (where the
+ * record held the queue until the copy ended, W was posted at 3.5 on one
+ * queue: 11.5).  Where s0 awaits e first (c, the probe's control) it waits
+ * for the copy's end on any number of queues: the await resumes at 3.75,
+ * W is posted at 4.25, 12.25 us in all. */
 static void test_shared_queue_record(void **state)
 {
     (void)state;
     for (uint32_t conn = 0; conn < 3; conn++) {
-        struct ces_predict p = record_behind_copy(conn, 0);
+        struct ces_predict p = queue_hold_case(conn, 'b');
 
         assert_us(p.total_us, 8.5);
         assert_us(p.path_copy_us, 5.0);
         assert_us(p.path_signal_us, 3.0);
         assert_us(p.path_memop_us, 0.5);
-        p = record_behind_copy(conn, 1);
+        p = queue_hold_case(conn, 'c');
         assert_us(p.total_us, 12.25);
         assert_us(p.path_event_us, 0.75);
+    }
+}
+
+/* An await leaves the head of a shared queue as soon as the op ahead of it
+ * there has, its record ended or not, while its stream stays held until
+ * the record ends (the probe queue-hold under one queue at 64 MiB: s0's
+ * write behind s2's await of s1's record completed 6.14 us into the
+ * iteration, the copy 48.80, case f).  In case f W is posted at 0.5 on any
+ * number of queues: 8.5 us, as in case b (where the await held the queue
+ * until its record ended, it resumed at 3.75 and W was posted at 4.25 where
+ * s2 shares s0's queue, connections 1 and 2: 12.25).  The next op of the
+ * await's stream, held by the await, holds the head (case h: the probe's
+ * s0 write completed 53.47 us in, the copy 54.88): s2's write is posted at
+ * 4.25, after its memop batch, and W at 4.75 on a queue shared with s2, so
+ * rank 1's copy ends at 12.75, the path 3 us of s1's copy, 0.75 of event,
+ * the two writes' 1 of memop, 3 of signal and 5 of rank 1's copy (8.5 on
+ * queues of their own, connections 0 and 3).  So does an op that its own
+ * stream still holds (case g: 53.70 us, the copy 55.23): s1's write is
+ * posted at 3.5, W at 4 on a shared queue, 12 us in all. */
+static void test_shared_queue_await(void **state)
+{
+    (void)state;
+    for (uint32_t conn = 0; conn < 4; conn++) {
+        int shared = conn == 1 || conn == 2;
+        struct ces_predict p = queue_hold_case(conn, 'f');
+
+        assert_us(p.total_us, 8.5);
+        assert_us(p.path_copy_us, 5.0);
+        assert_us(p.path_signal_us, 3.0);
+        assert_us(p.path_memop_us, 0.5);
+        assert_us(p.path_event_us, 0.0);
+        p = queue_hold_case(conn, 'h');
+        assert_us(p.total_us, shared ? 12.75 : 8.5);
+        assert_us(p.path_copy_us, shared ? 8.0 : 5.0);
+        assert_us(p.path_memop_us, shared ? 1.0 : 0.5);
+        assert_us(p.path_event_us, shared ? 0.75 : 0.0);
+        p = queue_hold_case(conn, 'g');
+        assert_us(p.total_us, conn == 1 ? 12.0 : 8.5);
     }
 }
 
@@ -2869,6 +2924,7 @@ int main(void)
         cmocka_unit_test(test_shared_queue_batch_at_end),
         cmocka_unit_test(test_shared_queue_blocked),
         cmocka_unit_test(test_shared_queue_record),
+        cmocka_unit_test(test_shared_queue_await),
         cmocka_unit_test(test_engine_switch),
         cmocka_unit_test(test_copy_switch),
         cmocka_unit_test(test_graph_serial_copies),

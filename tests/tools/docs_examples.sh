@@ -140,8 +140,8 @@ claim docs/CLI.md "\`cesync --version\` prints one line, the command's version a
 # and the rule of shared queues that check --predict's --help gives (it
 # kept the one the cost model left in e58f4718: an op waiting for the
 # previous op of its queue to end)
-claim docs/CLI.md "has left the queue's head, a copy as it started, a \`record\` as soon as the op ahead of it left and any other op as it ended" \
-  "as it starts, a record as soon as the op ahead of it left, any other op as it ends\)\." \
+claim docs/CLI.md "has left the queue's head, a copy as it started, a \`record\` or an \`await\` as soon as the op ahead of it left and any other op as it ended" \
+  "as it starts, a record or an await as soon as the op ahead of it left, any other" \
   check --predict --help
 
 # A late write: the fault sweep's line of delays, none of them shown
