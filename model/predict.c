@@ -20,10 +20,11 @@
  * ended) and a wait not met hold the ops behind them, so a wait blocked at
  * a queue's head holds the other streams' ops, and so does the op behind
  * a blocked await on its stream once it reaches the head.  The run is one
- * execution: where it blocks, the checker
- * finds a DEADLOCK or HANG, but a DEADLOCK that only another order of the
- * writes reaches may finish here.  Copies in flight share resources
- * max-min fairly: each GPU's NVLink egress and ingress (link_gbps, each
+ * execution: where it blocks, the checker finds a DEADLOCK or HANG, but a
+ * DEADLOCK that only another order of the writes reaches may finish here,
+ * and so does one that only an await at a queue's head makes (the checker
+ * holds the queue behind it).  Copies in flight share resources max-min
+ * fairly: each GPU's NVLink egress and ingress (link_gbps, each
  * copy between GPUs at most peer_copy_gbps) and its memory
  * (local_copy_gbps); at most copy_engines
  * copies per issuing GPU and batch_engines per batch are in flight, the

@@ -191,6 +191,20 @@ static void test_connections_any(void **state)
     rmdir(dir);
 }
 
+/* The checker's verdict of the schedule text under `connections conn`
+ * (exit want), then check --predict finishing and saying `said`. */
+static void verdict_then_time(const char *dir, const char *text, const char *conn,
+                              const char *verdict, int want, const char *said)
+{
+    char *out = run_conn(dir, text, conn, "check --quiet q.ces", want);
+
+    assert_string_equal(out, verdict);
+    free(out);
+    out = run_conn(dir, text, conn, "check --predict q.ces", 0);
+    assert_non_null(strstr(out, said));
+    free(out);
+}
+
 /* The model times one execution of a schedule whose streams share a
  * queue: rank 0 resets its flag on s1 before its s0 waits for it, then
  * raises rank 1's; rank 1 raises rank 0's flag after a 64 KiB copy and
@@ -215,19 +229,52 @@ static void test_shared_queue_one_execution(void **state)
     out = run_conn(dir, text, "0", "check --quiet q.ces", 0);
     assert_string_equal(out, "verdict: OK\n");
     free(out);
-    out = run_conn(dir, text, "1", "check --quiet q.ces", 1);
-    assert_string_equal(out, "verdict: DEADLOCK\n");
-    free(out);
-    out = run_conn(dir, text, "1", "check --predict q.ces", 0);
-    assert_non_null(strstr(out, "\nqueues: 1 shared by the 2 streams of each rank (stream s on "
-                                "queue s mod 1)\npredicted: 17.98 us total"));
-    free(out);
+    verdict_then_time(dir, text, "1", "verdict: DEADLOCK\n", 1,
+                      "\nqueues: 1 shared by the 2 streams of each rank (stream s on queue s "
+                      "mod 1)\npredicted: 17.98 us total");
     ces_test_cli_doc_says("## check --predict",
                           "The model times one execution, the one its times give: where it does "
                           "not finish, the checker finds a DEADLOCK or HANG, but a DEADLOCK that "
                           "only another order of the writes reaches may finish here.");
     ces_test_cli_doc_says("## check --predict", "the model lands the reset first and predicts "
                                                 "17.98 µs.");
+    unlink(path);
+    rmdir(dir);
+}
+
+/* The checker holds a queue behind a blocked await, the model does not
+ * (docs/SEMANTICS.md, section 2): rank 0's s1 waits for its flag and
+ * records e, its s0 awaits e and its s2 then raises rank 1's flag, which
+ * rank 1 waits for before raising rank 0's.  Under `connections 2` s0 and
+ * s2 share a queue: the checker's DEADLOCK through the await at its head,
+ * where the model lets s2's write go and finishes, 18.25 us; under
+ * `connections 1` the wait holds s2's write itself and the model stops.
+ * docs/CLI.md said that only a DEADLOCK another order of the writes
+ * reaches finishes in the model. */
+static void test_shared_queue_await_deadlock(void **state)
+{
+    static const char text[] = "cesync 1\nranks 2\nstreams 3\nconnections %s\n"
+                               "signal flag u64 2\nphase eager x1\n"
+                               "r0 s1 : wait flag[0] >= 1\nr0 s1 : record e\nr0 : await e\n"
+                               "r0 s2 : write flag[1]@1 = 1\nr1 : wait flag[1] >= 1\n"
+                               "r1 : write flag[0]@0 = 1\n";
+    char *dir = ces_test_tmpdir(), *out, path[128];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/q.ces", dir);
+    verdict_then_time(dir, text, "2", "verdict: DEADLOCK\n", 1,
+                      "\nqueues: 2 shared by the 3 streams of each rank (stream s on queue s "
+                      "mod 2)\npredicted: 18.25 us total");
+    out = run_conn(dir, text, "1", "check --predict q.ces", 1);
+    assert_non_null(strstr(out, "q.ces:7:9: the schedule does not finish: r0.s1#0 wait "
+                                "flag[0] >= 1 is blocked"));
+    free(out);
+    ces_test_cli_doc_says("## check --predict",
+                          "A DEADLOCK that only a blocked `await` at a queue's head makes finishes "
+                          "here in every order");
+    ces_test_cli_doc_says("## check --predict", "the model predicts 18.25 µs; under `connections "
+                                                "1` the wait holds s2's write itself, and the "
+                                                "model stops there too.");
     unlink(path);
     rmdir(dir);
 }
@@ -457,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_link_limit),
         cmocka_unit_test(test_connections_any),
         cmocka_unit_test(test_shared_queue_one_execution),
+        cmocka_unit_test(test_shared_queue_await_deadlock),
         cmocka_unit_test(test_bytes_saturate),
         cmocka_unit_test(test_parts_add_up),
         cmocka_unit_test(test_bytes_unit),
