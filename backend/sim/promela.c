@@ -458,16 +458,16 @@ static int pml_slots(struct pml *m)
                     continue;
                 d = op->slot.rank * m->spr + m->sbase[op->slot.sig] + op->slot.idx;
                 if (pass == 0) {
-                    if (m->slot_of[d] < 0 && m->nslots >= PML_MAX_SLOTS) {
-                        char where[96];
-
-                        pml_where(m, where, sizeof(where), r, i);
-                        return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
-                                             "promela: more than %u slots are used, the next by "
-                                             "%s",
-                                             PML_MAX_SLOTS, where);
-                    }
                     if (m->slot_of[d] < 0) {
+                        if (m->nslots >= PML_MAX_SLOTS) {
+                            char where[96];
+
+                            pml_where(m, where, sizeof(where), r, i);
+                            return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                                                 "promela: more than %u slots are used, the "
+                                                 "next by %s",
+                                                 PML_MAX_SLOTS, where);
+                        }
                         m->slot_of[d] = (int32_t)m->nslots++;
                     }
                 } else if (op->kind == CES_OP_WRITE) {
