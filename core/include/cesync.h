@@ -1404,8 +1404,9 @@ struct ces_predict {
  * block per_graph_copy_us; a copy of 0 bytes costs nothing, as the CUDA
  * backend skips it); an await that blocked resumes event_us after its
  * record, one reached as the record ends or later at once; ops cannot
- * start before the host has enqueued them.  A block on several streams is forked and joined as ces_launch
- * runs it (but the streams its own events link), not with unlinked.
+ * start before the host has enqueued them.  A block on several streams is
+ * forked and joined as ces_launch runs it (but the streams its own events
+ * link), not with unlinked.
  * CES_ERR_INVALID if m holds what a model file could not (a cost outside
  * 0..1e9 us, a bandwidth outside 1e-9..1e9 GB/s, NaN, a kind without its
  * NUL, flag_widths neither W32, W64 nor both, a count of 0 or a yes/no field
